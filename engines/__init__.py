@@ -1,0 +1,1 @@
+"""Engines for continuous graph pattern matching, their shared vocabulary and the registry."""

@@ -1,0 +1,273 @@
+"""The shared vocabulary of streams and continuous queries, exactly as DESIGN.md section 2 defines it.
+
+Terms are N-Triples strings in canonical form (see ``engines.terms``), so two equal RDF terms are
+two equal Python strings and hashing a term is hashing a string. A query variable is a string that
+starts with ``?``; nothing else does, so a triple pattern position is a variable exactly when
+``position[0] == "?"``.
+
+This module holds data only. Evaluation (terms, filters, joins) lives elsewhere, so that the
+oracles can use these types without sharing the engines' evaluation code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple, Union
+
+from engines.errors import WindowError
+
+Term = str
+Triple = tuple[Term, Term, Term]
+Mapping = tuple[Term, ...]
+"""A full solution mapping: one term per query variable, in ``ContinuousQuery.variables`` order."""
+
+INSERT = 1
+DELETE = -1
+
+
+class Update(NamedTuple):
+    """One change to the dynamic graph: ``op`` is +1 (insert) or -1 (delete)."""
+
+    op: int
+    s: Term
+    p: Term
+    o: Term
+
+    @property
+    def triple(self) -> Triple:
+        return (self.s, self.p, self.o)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """``e_i = (τ_i, U_i)``: the i-th event of a stream, its timestamp in ms, and its batch of updates."""
+
+    index: int
+    ts: int
+    updates: tuple[Update, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Stream:
+    """A whole stream in memory: events in order, static graph, schema and provenance."""
+
+    events: tuple[Event, ...]
+    static: tuple[Triple, ...] = ()
+    schema: tuple[Triple, ...] = ()
+    provenance: dict = field(default_factory=dict)
+
+    @property
+    def has_deletions(self) -> bool:
+        return any(u.op == DELETE for e in self.events for u in e.updates)
+
+    @property
+    def triple_count(self) -> int:
+        return sum(len(e.updates) for e in self.events)
+
+
+WINDOW_KINDS = ("sliding", "event", "unbounded")
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """One window of a continuous query.
+
+    ``sliding`` has ``range_ms = ω`` and ``slide_ms = x`` with ``1 <= x <= ω``; window instances are
+    ``[k·x, k·x + ω)`` and at instant τ the content is every event with ``start(τ) <= ts <= τ``.
+    ``event`` holds the current event alone; ``unbounded`` holds every event so far.
+    """
+
+    kind: str
+    range_ms: int | None = None
+    slide_ms: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in WINDOW_KINDS:
+            raise WindowError(f"unknown window kind {self.kind!r}; expected one of {', '.join(WINDOW_KINDS)}")
+        if self.kind == "sliding":
+            if self.range_ms is None or self.slide_ms is None:
+                raise WindowError("a sliding window needs a range and a slide")
+            if not 1 <= self.slide_ms <= self.range_ms:
+                raise WindowError(
+                    f"sliding window needs 1 <= slide <= range, got range={self.range_ms}ms slide={self.slide_ms}ms"
+                )
+        elif self.range_ms is not None or self.slide_ms is not None:
+            raise WindowError(f"a {self.kind} window takes no range or slide")
+
+    @classmethod
+    def sliding(cls, range_ms: int, slide_ms: int = 1) -> "Window":
+        return cls("sliding", range_ms, slide_ms)
+
+    @classmethod
+    def tumbling(cls, range_ms: int) -> "Window":
+        return cls("sliding", range_ms, range_ms)
+
+    @property
+    def allows_deletions(self) -> bool:
+        return self.kind == "unbounded"
+
+    def start(self, ts: int) -> int | None:
+        """``τ_b(τ)``: the earliest timestamp still in the window at instant ``ts`` (None: no lower bound)."""
+        if self.kind != "sliding":
+            return None
+        return ((ts - self.range_ms) // self.slide_ms + 1) * self.slide_ms
+
+    def spec(self) -> str:
+        """The command-line form that parses back to this window."""
+        if self.kind != "sliding":
+            return self.kind
+        if self.slide_ms == self.range_ms:
+            return f"tumbling:{self.range_ms}"
+        return f"sliding:{self.range_ms}:{self.slide_ms}"
+
+    def __str__(self) -> str:
+        return self.spec()
+
+
+# ---------------------------------------------------------------- FILTER expressions
+
+
+@dataclass(frozen=True, slots=True)
+class VarExpr:
+    name: str  # with the leading "?"
+
+
+@dataclass(frozen=True, slots=True)
+class TermExpr:
+    term: Term
+
+
+@dataclass(frozen=True, slots=True)
+class And:
+    args: tuple["Expr", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Or:
+    args: tuple["Expr", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    arg: "Expr"
+
+
+COMPARISONS = ("=", "!=", "<", ">", "<=", ">=")
+ARITHMETIC = ("+", "-", "*", "/")
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    op: str  # one of COMPARISONS
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class Arith:
+    op: str  # one of ARITHMETIC
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class Unary:
+    op: str  # "-" or "+"
+    arg: "Expr"
+
+
+BUILTINS = (
+    "bound", "isiri", "isuri", "isblank", "isliteral", "isnumeric", "str", "lang", "datatype",
+    "sameterm", "langmatches", "regex",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A builtin (lower-case name from BUILTINS) or a cast (``name`` is the XSD datatype IRI in ``<...>``)."""
+
+    name: str
+    args: tuple["Expr", ...]
+
+
+Expr = Union[VarExpr, TermExpr, And, Or, Not, Compare, Arith, Unary, Call]
+
+
+def expr_variables(expr: Expr) -> frozenset[str]:
+    """The variables an expression reads."""
+    if isinstance(expr, VarExpr):
+        return frozenset((expr.name,))
+    if isinstance(expr, TermExpr):
+        return frozenset()
+    if isinstance(expr, (And, Or, Call)):
+        return frozenset().union(*(expr_variables(a) for a in expr.args))
+    if isinstance(expr, (Not, Unary)):
+        return expr_variables(expr.arg)
+    return expr_variables(expr.left) | expr_variables(expr.right)
+
+
+# ---------------------------------------------------------------- queries
+
+
+def is_variable(position: str) -> bool:
+    return position[0] == "?"
+
+
+TriplePattern = tuple[str, str, str]
+"""Each position is a variable (``?name``) or a term."""
+
+ENTAILMENTS = ("none", "rdfs")
+
+
+@dataclass(frozen=True)
+class ContinuousQuery:
+    """A SELECT over one basic graph pattern with FILTERs, a window and an entailment regime.
+
+    ``variables`` are all the pattern's variables in order of first appearance (blank nodes of the
+    query become variables named ``?_:label``, never projected by default). ``projection`` is the
+    SELECT list (None for ``SELECT *``), applied by the harness, not by engines.
+    ``where_sparql`` is a standalone ``SELECT * WHERE {...}`` query (prologue included) over the
+    same pattern and filters, for evaluators that take SPARQL text.
+    """
+
+    patterns: tuple[TriplePattern, ...]
+    filters: tuple[Expr, ...]
+    variables: tuple[str, ...]
+    window: Window
+    entailment: str = "none"
+    projection: tuple[str, ...] | None = None
+    distinct: bool = False
+    text: str = ""
+    where_sparql: str = ""
+    name: str = "query"
+
+    def __post_init__(self) -> None:
+        if self.entailment not in ENTAILMENTS:
+            raise ValueError(f"unknown entailment {self.entailment!r}")
+
+    @property
+    def output_variables(self) -> tuple[str, ...]:
+        if self.projection is not None:
+            return self.projection
+        return tuple(v for v in self.variables if not v.startswith("?_:"))
+
+    def with_window(self, window: Window) -> "ContinuousQuery":
+        from dataclasses import replace
+
+        return replace(self, window=window)
+
+    def with_entailment(self, entailment: str) -> "ContinuousQuery":
+        from dataclasses import replace
+
+        return replace(self, entailment=entailment)
+
+
+@dataclass(slots=True)
+class Delta:
+    """The change of ``M`` at one instant: ``added = M(τ_i) − M(τ_{i−1})``, ``removed`` the reverse."""
+
+    added: list[Mapping] = field(default_factory=list)
+    removed: list[Mapping] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.removed)

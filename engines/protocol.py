@@ -1,0 +1,86 @@
+"""The engine protocol of DESIGN.md section 3: a few methods, capabilities declared as data.
+
+An engine is built for one query (with its window and entailment), fed events one at a time by
+``push`` and asked for its current answers. It never sees the harness, Spark or the oracles.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import ClassVar, Protocol, runtime_checkable
+
+from engines.errors import EngineError
+from engines.model import ContinuousQuery, Delta, Event, Mapping, Triple
+
+OUTPUTS = ("delta", "istream")
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What an engine can run. ``output='istream'`` engines are checked on added answers only."""
+
+    windows: frozenset[str]
+    deletions: bool
+    entailment: frozenset[str]
+    static: bool
+    filters: bool
+    output: str = "delta"
+
+    def __post_init__(self) -> None:
+        if self.output not in OUTPUTS:
+            raise ValueError(f"output must be one of {OUTPUTS}")
+
+    def as_json(self) -> dict:
+        return {
+            "windows": sorted(self.windows),
+            "deletions": self.deletions,
+            "entailment": sorted(self.entailment),
+            "static": self.static,
+            "filters": self.filters,
+            "output": self.output,
+        }
+
+    def refusal(self, query: ContinuousQuery, *, has_static: bool = False, has_deletions: bool = False) -> str | None:
+        """Why this engine cannot run ``query`` on such a stream, or None when it can."""
+        if query.window.kind not in self.windows:
+            return f"{query.window.kind} windows (it supports: {', '.join(sorted(self.windows))})"
+        if query.entailment not in self.entailment:
+            return f"entailment {query.entailment!r} (it supports: {', '.join(sorted(self.entailment))})"
+        if has_deletions and not self.deletions:
+            return "streams with deletions"
+        if has_static and not self.static:
+            return "static data"
+        if query.filters and not self.filters:
+            return "FILTERs"
+        return None
+
+
+@runtime_checkable
+class Engine(Protocol):
+    name: ClassVar[str]
+    capabilities: ClassVar[Capabilities]
+
+    def __init__(
+        self, query: ContinuousQuery, *, static: Iterable[Triple] = (), schema: Iterable[Triple] = (), **options
+    ) -> None: ...
+
+    def push(self, event: Event) -> Delta:
+        """Apply one event and return the change of the answers it caused."""
+        ...
+
+    def answers(self) -> Counter[Mapping]:
+        """The current answers ``M(τ)`` (for an istream engine: what it currently holds)."""
+        ...
+
+    def stats(self) -> dict[str, int]:
+        """Sizes of the engine's structures (views, tokens, lists), for memory analysis."""
+        ...
+
+
+def check_supported(engine_cls: type, query: ContinuousQuery, *, has_static=False, has_deletions=False) -> None:
+    """Raise EngineError naming what ``engine_cls`` cannot run."""
+    reason = engine_cls.capabilities.refusal(query, has_static=has_static, has_deletions=has_deletions)
+    if reason is not None:
+        raise EngineError(f"engine {engine_cls.name!r} does not support {reason}")

@@ -1,0 +1,302 @@
+"""A continuous query is read into triple patterns, FILTER expressions, variables and one window, or rejected by name.
+
+rdflib's SPARQL parser reads the text; this module walks its algebra and accepts exactly one
+basic graph pattern with FILTERs (nested groups are flattened when that changes nothing). Every
+other construct is refused with a QueryError naming it. The RSP-QL window clause
+(``FROM NAMED WINDOW :w ON :s [RANGE PT10S STEP PT1S]`` with ``WINDOW :w { ... }``) is read
+here too, so rdflib only ever sees plain SPARQL.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import rdflib
+from rdflib import BNode, Literal, URIRef, Variable
+from rdflib.paths import Path as RdflibPath
+from rdflib.plugins.sparql.algebra import translateQuery
+from rdflib.plugins.sparql.parser import parseQuery
+from rdflib.plugins.sparql.parserutils import CompValue
+
+from engines import model as m
+from engines import terms
+from engines.errors import QueryError, WindowError
+from engines.windows import parse_iso_duration, parse_window
+
+# Lexical forms must survive parsing: "01"^^xsd:integer is not "1"^^xsd:integer.
+rdflib.NORMALIZE_LITERALS = False
+
+_PROTECTED = re.compile(
+    r'"""(?:[^"\\]|\\.|"(?!""))*"""'
+    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
+    r'|"(?:[^"\\\n\r]|\\.)*"'
+    r"|'(?:[^'\\\n\r]|\\.)*'"
+    r"|" + terms._IRIREF + r"|#[^\n]*"
+)
+_RSPQL_WINDOW = re.compile(
+    r"FROM\s+NAMED\s+WINDOW\s+(\S+)\s+ON\s+(\S+)\s*\[\s*RANGE\s+(\S+)(?:\s+STEP\s+(\S+))?\s*\]", re.IGNORECASE
+)
+_REGISTER = re.compile(r"\bREGISTER\s+(?:RSTREAM|ISTREAM|DSTREAM)\s+\S+\s+AS\b", re.IGNORECASE)
+
+_UNSUPPORTED_NODES = {
+    "LeftJoin": "OPTIONAL",
+    "Union": "UNION",
+    "Graph": "GRAPH",
+    "Minus": "MINUS",
+    "Extend": "BIND or an expression in SELECT (aggregates included)",
+    "AggregateJoin": "aggregates",
+    "Group": "GROUP BY",
+    "ToMultiSet": "subqueries or VALUES",
+    "values": "VALUES",
+    "OrderBy": "ORDER BY",
+    "Slice": "LIMIT/OFFSET",
+    "ServiceGraphPattern": "SERVICE",
+}
+
+
+def _mask(text: str) -> str:
+    """The text with strings, IRIs and comments blanked out, same length, so keywords and braces can be found."""
+    return _PROTECTED.sub(lambda match: " " * len(match.group(0)), text)
+
+
+def _matching_brace(masked: str, open_index: int) -> int:
+    depth = 0
+    for index in range(open_index, len(masked)):
+        char = masked[index]
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return index
+    raise QueryError("unbalanced braces in query")
+
+
+def _strip_rspql(text: str) -> tuple[str, m.Window | None]:
+    """Remove the RSP-QL REGISTER prefix and window clause; return plain SPARQL and the window it declared."""
+    masked = _mask(text)
+    register = _REGISTER.search(masked)
+    if register:
+        text = text[: register.start()] + " " * (register.end() - register.start()) + text[register.end():]
+        masked = _mask(text)
+    windows = list(_RSPQL_WINDOW.finditer(masked))
+    if not windows:
+        return text, None
+    if len(windows) > 1:
+        raise QueryError("a continuous query takes exactly one window; the query declares several")
+    clause = windows[0]
+    name = text[clause.start(1):clause.end(1)]
+    range_ms = parse_iso_duration(clause.group(3))
+    slide_ms = parse_iso_duration(clause.group(4)) if clause.group(4) else 1
+    try:
+        window = m.Window.sliding(range_ms, slide_ms)
+    except WindowError as error:
+        raise QueryError(f"window clause {clause.group(0)!r}: {error}") from None
+    text = text[: clause.start()] + " " * (clause.end() - clause.start()) + text[clause.end():]
+    masked = _mask(text)
+    use = re.search(r"WINDOW\s+" + re.escape(name) + r"\s*\{", masked, re.IGNORECASE)
+    if use is None:
+        raise QueryError(f"the window {name} is declared but no 'WINDOW {name} {{ ... }}' uses it")
+    open_index = use.end() - 1
+    close_index = _matching_brace(masked, open_index)
+    text = text[: use.start()] + " " * (open_index + 1 - use.start()) + text[open_index + 1 : close_index] + " " + text[close_index + 1 :]
+    return text, window
+
+
+def _where_sparql(text: str) -> str:
+    masked = _mask(text)
+    select = re.search(r"\bSELECT\b", masked, re.IGNORECASE)
+    if select is None:
+        raise QueryError("a continuous query must be a SELECT query")
+    open_index = masked.find("{", select.end())
+    if open_index < 0:
+        raise QueryError("the query has no WHERE { ... } group")
+    close_index = _matching_brace(masked, open_index)
+    return f"{text[: select.start()]}SELECT * WHERE {text[open_index : close_index + 1]}"
+
+
+class _Converter:
+    """Turns rdflib terms and expressions into the model's, naming the query's blank nodes ?_:b0, ?_:b1, ..."""
+
+    def __init__(self) -> None:
+        self.bnodes: dict[BNode, str] = {}
+
+    def position(self, node) -> str:
+        if isinstance(node, Variable):
+            return "?" + str(node)
+        if isinstance(node, BNode):
+            return self.bnodes.setdefault(node, f"?_:b{len(self.bnodes)}")
+        if isinstance(node, RdflibPath):
+            raise QueryError(f"property paths are not supported in a continuous query (found {node.n3()})")
+        return self.term(node)
+
+    @staticmethod
+    def term(node) -> str:
+        if isinstance(node, URIRef):
+            return terms.parse_term(f"<{node}>")
+        if isinstance(node, Literal):
+            lang = node.language
+            datatype = str(node.datatype) if node.datatype is not None else None
+            return terms.literal(str(node), datatype, lang)
+        raise QueryError(f"unsupported term in query: {node!r}")
+
+    def expr(self, node) -> m.Expr:
+        if isinstance(node, Variable):
+            return m.VarExpr("?" + str(node))
+        if isinstance(node, BNode):
+            return m.VarExpr(self.position(node))
+        if isinstance(node, (URIRef, Literal)):
+            return m.TermExpr(self.term(node))
+        if not isinstance(node, CompValue):
+            raise QueryError(f"unsupported FILTER expression {node!r}")
+        name = node.name
+        if name in ("ConditionalOrExpression", "ConditionalAndExpression"):
+            args = (self.expr(node.expr), *(self.expr(o) for o in node.other or ()))
+            return m.Or(args) if name == "ConditionalOrExpression" else m.And(args)
+        if name == "RelationalExpression":
+            if node.op not in m.COMPARISONS:
+                raise QueryError(f"FILTER operator {node.op} is not supported in a continuous query")
+            return m.Compare(node.op, self.expr(node.expr), self.expr(node.other))
+        if name in ("AdditiveExpression", "MultiplicativeExpression"):
+            result = self.expr(node.expr)
+            for op, other in zip(node.op or (), node.other or ()):
+                result = m.Arith(op, result, self.expr(other))
+            return result
+        if name == "UnaryNot":
+            return m.Not(self.expr(node.expr))
+        if name in ("UnaryMinus", "UnaryPlus"):
+            return m.Unary("-" if name == "UnaryMinus" else "+", self.expr(node.expr))
+        if name == "Function":
+            iri = str(node.iri)
+            if not iri.startswith(terms.XSD):
+                raise QueryError(f"FILTER function <{iri}> is not supported in a continuous query")
+            return m.Call(f"<{iri}>", tuple(self.expr(a) for a in node.expr or ()))
+        if name.startswith("Builtin_"):
+            builtin = name[len("Builtin_"):].lower()
+            if builtin not in m.BUILTINS:
+                raise QueryError(f"FILTER function {name[len('Builtin_'):]} is not supported in a continuous query")
+            if builtin == "regex":
+                args = [node.text, node.pattern] + ([node.flags] if node.get("flags") is not None else [])
+            elif builtin in ("sameterm", "langmatches"):
+                args = [node.arg1, node.arg2]
+            else:
+                args = [node.arg]
+            return m.Call(builtin, tuple(self.expr(a) for a in args))
+        if name == "TrueFilter":
+            return m.TermExpr(terms.literal("true", terms.XSD + "boolean"))
+        raise QueryError(f"FILTER expression {name} is not supported in a continuous query")
+
+
+def _collect(node, converter: _Converter, patterns: list, filters: list) -> None:
+    """Flatten the algebra below the projection into patterns and filters, refusing anything else."""
+    name = getattr(node, "name", None)
+    if name in _UNSUPPORTED_NODES:
+        raise QueryError(f"{_UNSUPPORTED_NODES[name]} is not supported in a continuous query (only a basic graph pattern with FILTERs)")
+    if name == "BGP":
+        for s, p, o in node.triples:
+            patterns.append((converter.position(s), converter.position(p), converter.position(o)))
+    elif name == "Filter":
+        inner_patterns: list = []
+        _collect(node.p, converter, inner_patterns, filters)
+        expression = converter.expr(node.expr)
+        if patterns:  # a FILTER inside a nested group sees only that group's variables
+            group_vars = {v for pattern in inner_patterns for v in pattern if m.is_variable(v)}
+            if not m.expr_variables(expression) <= group_vars:
+                raise QueryError("a FILTER in a nested group reads variables from outside it; flatten the group")
+        patterns.extend(inner_patterns)
+        filters.append(expression)
+    elif name == "Join":
+        _collect(node.p1, converter, patterns, filters)
+        _collect(node.p2, converter, patterns, filters)
+    else:
+        raise QueryError(f"{name} is not supported in a continuous query")
+
+
+def _variable_order(parsed, converter: _Converter) -> list[str]:
+    """Variables and query blank nodes in order of first appearance in the text."""
+    seen: list[str] = []
+
+    def walk(value) -> None:
+        if isinstance(value, (Variable, BNode)):
+            position = converter.position(value)
+            if position not in seen:
+                seen.append(position)
+        elif isinstance(value, CompValue):
+            if value.name == "Filter":
+                return
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, (list, tuple)) or type(value).__name__ == "ParseResults":
+            for item in value:
+                walk(item)
+
+    walk(parsed[1].get("where"))
+    return seen
+
+
+def parse_query(
+    text: str, *, window: m.Window | str | None = None, entailment: str = "none", name: str = "query"
+) -> m.ContinuousQuery:
+    """Read a continuous query. ``window`` overrides the query's own RSP-QL window clause."""
+    if entailment not in m.ENTAILMENTS:
+        raise QueryError(f"unknown entailment {entailment!r}; expected one of {', '.join(m.ENTAILMENTS)}")
+    plain, declared_window = _strip_rspql(text)
+    try:
+        parsed = parseQuery(plain)
+        algebra = translateQuery(parsed).algebra
+    except QueryError:
+        raise
+    except Exception as error:  # rdflib raises pyparsing and plain exceptions alike
+        first_line = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise QueryError(f"cannot parse query {name}: {first_line}") from None
+    if algebra.name != "SelectQuery":
+        raise QueryError(f"a continuous query must be a SELECT query, not {algebra.name.replace('Query', '')}")
+    if algebra.get("datasetClause"):
+        raise QueryError("FROM / FROM NAMED datasets are not supported in a continuous query (the stream is the data)")
+    node = algebra.p
+    distinct = False
+    if node.name in ("Distinct", "Reduced"):
+        distinct = node.name == "Distinct"
+        node = node.p
+    if node.name != "Project":
+        raise QueryError(f"{_UNSUPPORTED_NODES.get(node.name, node.name)} is not supported in a continuous query")
+    converter = _Converter()
+    patterns: list = []
+    filters: list = []
+    _collect(node.p, converter, patterns, filters)
+    if not patterns:
+        raise QueryError(f"query {name} has no triple pattern")
+    pattern_vars = {v for pattern in patterns for v in pattern if m.is_variable(v)}
+    variables = tuple(v for v in _variable_order(parsed, converter) if v in pattern_vars)
+    variables += tuple(sorted(pattern_vars - set(variables)))
+    select_all = "projection" not in parsed[1]
+    projection = None if select_all else tuple("?" + str(v) for v in node.PV)
+    if isinstance(window, str):
+        window = parse_window(window)
+    window = window or declared_window
+    if window is None:
+        raise QueryError(f"query {name} has no window: give one (sliding:RANGE:SLIDE, tumbling:RANGE, event, unbounded) or an RSP-QL window clause")
+    return m.ContinuousQuery(
+        patterns=tuple(patterns),
+        filters=tuple(filters),
+        variables=variables,
+        window=window,
+        entailment=entailment,
+        projection=projection,
+        distinct=distinct,
+        text=text,
+        where_sparql=_where_sparql(plain),
+        name=name,
+    )
+
+
+def load_query(path: str | Path, **options) -> m.ContinuousQuery:
+    """Read a query file; a missing or unreadable file is a QueryError naming it."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise QueryError(f"cannot read query file {path}: {error.strerror if isinstance(error, OSError) else error}") from None
+    options.setdefault("name", path.stem)
+    return parse_query(text, **options)
