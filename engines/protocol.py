@@ -27,6 +27,7 @@ class Capabilities:
     static: bool
     filters: bool
     output: str = "delta"
+    matches: bool = True  # False for cost floors such as ``scan`` that compute no answers
 
     def __post_init__(self) -> None:
         if self.output not in OUTPUTS:
@@ -40,6 +41,7 @@ class Capabilities:
             "static": self.static,
             "filters": self.filters,
             "output": self.output,
+            "matches": self.matches,
         }
 
     def refusal(self, query: ContinuousQuery, *, has_static: bool = False, has_deletions: bool = False) -> str | None:

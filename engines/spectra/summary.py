@@ -1,0 +1,169 @@
+"""GraphSummary (Alg. 2): a triple is kept for a pattern exactly when it can instantiate that pattern.
+
+For each triple pattern the summary keeps the triples whose predicate, constants, repeated
+variables (``?x :p ?x`` needs s = o) and atomic FILTERs (one variable against constants) agree
+with the pattern; everything else is pruned before it is dictionary-encoded. A pattern with a
+variable predicate keeps every triple that passes its other tests.
+
+Pruning by an atomic FILTER is sound because the query's FILTERs are a conjunction over full
+mappings of the basic graph pattern: a triple whose value for ``?x`` fails a FILTER on ``?x`` alone
+can take part in no answer.
+
+A kept triple becomes one *row* per pattern it matches: the values of the pattern's distinct
+variables, in order of first occurrence. Arity 0 rows are ``()``, arity 1 rows are the bare value,
+wider rows are tuples. Because the pattern's constants are fixed, a row determines its triple.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from operator import itemgetter
+
+from engines.model import ContinuousQuery, Expr, TriplePattern, expr_variables, is_variable
+
+ValueTest = Callable[[str], bool]
+_CACHE_LIMIT = 1 << 16
+
+
+def row_getter(positions: Sequence[int]) -> Callable:
+    """Picks a row out of a sequence: ``()`` for none, the bare value for one, a tuple for more."""
+    if not positions:
+        return lambda _sequence: ()
+    return itemgetter(*positions)
+
+
+@dataclass(frozen=True)
+class PatternShape:
+    """What GraphSummary needs to know about one triple pattern."""
+
+    index: int
+    pattern: TriplePattern
+    predicate: str | None  # the constant predicate, or None when the predicate is a variable
+    constants: tuple[tuple[int, str], ...]  # (triple position, term) for constant subject/object
+    equalities: tuple[tuple[int, int], ...]  # triple positions that hold the same variable
+    row_positions: tuple[int, ...]  # one triple position per distinct variable, first occurrence
+    row_variables: tuple[int, ...]  # index of each of those variables in query.variables
+    value_tests: tuple[tuple[int, ValueTest], ...]  # atomic FILTERs, by triple position
+
+    @property
+    def arity(self) -> int:
+        return len(self.row_positions)
+
+    def accepts(self, triple: Sequence[str]) -> bool:
+        for position, term in self.constants:
+            if triple[position] != term:
+                return False
+        for first, second in self.equalities:
+            if triple[first] != triple[second]:
+                return False
+        for position, test in self.value_tests:
+            if not test(triple[position]):
+                return False
+        return True
+
+    @property
+    def trivial(self) -> bool:
+        """True when the predicate alone decides membership."""
+        return not (self.constants or self.equalities or self.value_tests)
+
+
+def _cached(test: Callable[[Sequence[str | None]], bool]) -> ValueTest:
+    """A one-variable filter test that remembers its verdict per term (terms repeat a lot in streams)."""
+    verdicts: dict[str, bool] = {}
+
+    def holds(term: str) -> bool:
+        verdict = verdicts.get(term)
+        if verdict is None:
+            if len(verdicts) >= _CACHE_LIMIT:
+                verdicts.clear()
+            verdict = verdicts[term] = bool(test((term,)))
+        return verdict
+
+    return holds
+
+
+def split_filters(query: ContinuousQuery) -> tuple[dict[str, list[Expr]], list[Expr]]:
+    """Atomic FILTERs (one query variable, pushed into summarisation) by variable, and the rest."""
+    atomic: dict[str, list[Expr]] = {}
+    rest: list[Expr] = []
+    for expression in query.filters:
+        names = expr_variables(expression)
+        if len(names) == 1 and next(iter(names)) in query.variables:
+            atomic.setdefault(next(iter(names)), []).append(expression)
+        else:
+            rest.append(expression)
+    return atomic, rest
+
+
+def shape_patterns(query: ContinuousQuery, atomic: dict[str, list[Expr]]) -> tuple[PatternShape, ...]:
+    tests: dict[str, ValueTest] = {}
+    if atomic:
+        from engines.filters import compile_filters
+
+        for name, expressions in atomic.items():
+            tests[name] = _cached(compile_filters(expressions, (name,)))
+    variable_index = {name: i for i, name in enumerate(query.variables)}
+    shapes = []
+    for index, pattern in enumerate(query.patterns):
+        first_position: dict[str, int] = {}
+        constants, equalities, value_tests = [], [], []
+        for position, item in enumerate(pattern):
+            if not is_variable(item):
+                if position != 1:
+                    constants.append((position, item))
+            elif item in first_position:
+                equalities.append((first_position[item], position))
+            else:
+                first_position[item] = position
+                if item in tests:
+                    value_tests.append((position, tests[item]))
+        predicate = None if is_variable(pattern[1]) else pattern[1]
+        shapes.append(
+            PatternShape(
+                index=index,
+                pattern=pattern,
+                predicate=predicate,
+                constants=tuple(constants),
+                equalities=tuple(equalities),
+                row_positions=tuple(first_position.values()),
+                row_variables=tuple(variable_index[name] for name in first_position),
+                value_tests=tuple(value_tests),
+            )
+        )
+    return tuple(shapes)
+
+
+class GraphSummary:
+    """Routes a triple to the patterns it can instantiate, by predicate first (Alg. 2, lines 5-6)."""
+
+    def __init__(self, shapes: Sequence[PatternShape]) -> None:
+        self.shapes = tuple(shapes)
+        self._any_predicate = tuple(s for s in shapes if s.predicate is None)
+        by_predicate: dict[str, list[PatternShape]] = {}
+        for shape in shapes:
+            if shape.predicate is not None:
+                by_predicate.setdefault(shape.predicate, []).append(shape)
+        self._by_predicate = {p: tuple(ss) + self._any_predicate for p, ss in by_predicate.items()}
+        # Interned answers: the same few tuples of pattern indices are returned over and over.
+        self._trivial_routes = {
+            p: tuple(s.index for s in ss) for p, ss in self._by_predicate.items() if all(s.trivial for s in ss)
+        }
+        self._interned: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def route(self, s: str, p: str, o: str) -> tuple[int, ...]:
+        """Indices of the patterns the triple (s, p, o) can instantiate; empty when it is pruned."""
+        trivial = self._trivial_routes.get(p)
+        if trivial is not None:
+            return trivial
+        candidates = self._by_predicate.get(p, self._any_predicate)
+        if not candidates:
+            return ()
+        triple = (s, p, o)
+        accepted = tuple(shape.index for shape in candidates if shape.accepts(triple))
+        return self._interned.setdefault(accepted, accepted)
+
+    @property
+    def predicates(self) -> frozenset[str] | None:
+        """The predicates that can be kept, or None when a variable-predicate pattern keeps any."""
+        return None if self._any_predicate else frozenset(self._by_predicate)

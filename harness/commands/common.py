@@ -1,0 +1,36 @@
+"""The arguments every command that runs a query shares, read into a validated (query, stream) pair before anything is written."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from engines.query import load_query
+from engines.windows import WINDOW_FORMS, parse_window
+
+
+def add_query_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--stream", required=True, type=Path, help="stream directory (stream.json, events/)")
+    parser.add_argument("--query", required=True, type=Path, help="SPARQL SELECT query file (.rq)")
+    parser.add_argument("--window", help=f"window: {WINDOW_FORMS}; durations in ms or with ms, s, min, h "
+                        "(default: the query's RSP-QL window clause)")
+    parser.add_argument("--entailment", choices=("none", "rdfs"), default="none", help="entailment regime")
+
+
+def load_inputs(args: argparse.Namespace):
+    """Read and check the query and stream; raise CgpmError on anything wrong."""
+    from harness.streams import check_window, read_stream
+
+    window = parse_window(args.window) if args.window else None
+    query = load_query(args.query, window=window, entailment=args.entailment)
+    stream = read_stream(args.stream)
+    check_window(stream, query.window)
+    return query, stream
+
+
+def progress_bar(total: int, description: str):
+    """A tqdm bar on stderr when it is a terminal; a no-op otherwise."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=description, unit="ev", disable=not sys.stderr.isatty(), leave=False, file=sys.stderr)

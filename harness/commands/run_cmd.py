@@ -1,0 +1,76 @@
+"""``cgpm run``: feed one engine a stream and report its answers, optionally as a JSON Lines trace of every delta."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from engines.errors import ConfigError
+from harness.commands.common import add_query_arguments, load_inputs, progress_bar
+from harness.engines_setup import build_engine
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("run", help="run one engine over a stream")
+    parser.add_argument("--engine", required=True, help="engine name (see cgpm engines)")
+    add_query_arguments(parser)
+    parser.add_argument("--trace", type=Path, help="write every event's added/removed answers as JSON Lines")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.set_defaults(handler=run)
+
+
+def _trace_target(path: Path):
+    if path.exists() and path.is_dir():
+        raise ConfigError(f"--trace {path} is a directory")
+    if not path.parent.exists():
+        raise ConfigError(f"--trace {path}: directory {path.parent} does not exist")
+    handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=f".{path.name}.", delete=False)
+    return handle
+
+
+def run(args: argparse.Namespace) -> int:
+    query, stream = load_inputs(args)
+    engine = build_engine(args.engine, query, stream)
+    trace = _trace_target(args.trace) if args.trace else None
+    added_total = removed_total = 0
+    try:
+        if trace:
+            trace.write(json.dumps({"vars": [v.lstrip("?") for v in query.variables]}) + "\n")
+        bar = progress_bar(len(stream.events), f"{args.engine}")
+        started = time.perf_counter()
+        for event in stream.events:
+            delta = engine.push(event)
+            added_total += len(delta.added)
+            removed_total += len(delta.removed)
+            if trace:
+                trace.write(json.dumps({
+                    "i": event.index, "ts": event.ts,
+                    "added": [list(m) for m in delta.added], "removed": [list(m) for m in delta.removed],
+                }, ensure_ascii=False) + "\n")
+            bar.update(1)
+        wall = time.perf_counter() - started
+        bar.close()
+        if trace:
+            trace.close()
+            os.replace(trace.name, args.trace)
+            trace = None
+    finally:
+        if trace:
+            trace.close()
+            os.unlink(trace.name)
+    summary = {
+        "engine": args.engine, "query": query.name, "window": query.window.spec(), "entailment": query.entailment,
+        "events": len(stream.events), "triples": stream.triple_count, "answers": sum(engine.answers().values()),
+        "added": added_total, "removed": removed_total, "wall_s": round(wall, 6), "stats": engine.stats(),
+    }
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"{args.engine} on {query.name} [{query.window.spec()}]: {summary['events']} events, "
+              f"{summary['triples']} triples, {summary['answers']} answers at the end "
+              f"(+{added_total} / -{removed_total} over the stream) in {wall:.3f}s")
+    return 0

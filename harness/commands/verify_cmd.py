@@ -1,0 +1,73 @@
+"""``cgpm verify``: exit 0 when the engine agrees with the oracle at every checked instant, 1 when it does not."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from engines.errors import ConfigError
+from harness.commands.common import add_query_arguments, load_inputs, progress_bar
+from harness.verify import verify
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("verify", help="check an engine against the oracle at every instant")
+    parser.add_argument("--engine", required=True, help="engine name (see cgpm engines)")
+    add_query_arguments(parser)
+    parser.add_argument("--every", type=int, default=1, metavar="K",
+                        help="check every K-th instant plus every instant where the window drops events (default 1)")
+    parser.add_argument("--oracle", choices=("rdflib", "oxigraph"), default="rdflib", help="reference evaluator")
+    parser.add_argument("--reproducer", type=Path, help="where to write a shrunk failing stream on a mismatch "
+                        "(default: results/runs/reproducers/ENGINE-QUERY-TIME)")
+    parser.add_argument("--no-reproducer", action="store_true", help="do not shrink and write a reproducer")
+    parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    parser.set_defaults(handler=run)
+
+
+def _reproduce(args, query, stream, result) -> str:
+    from harness.reproduce import shrink, write_reproducer
+
+    first = result.first
+    prefix = stream.__class__(stream.events[: first.event_index + 1], stream.static, stream.schema, stream.provenance)
+
+    def still_fails(candidate) -> bool:
+        try:
+            return not verify(args.engine, query, candidate, oracle=args.oracle, max_divergences=1).agrees
+        except Exception:  # a candidate the engine crashes on still reproduces a bug
+            return True
+
+    small = shrink(prefix, still_fails)
+    directory = args.reproducer or Path("results/runs/reproducers") / f"{args.engine}-{query.name}-{time.strftime('%Y%m%d-%H%M%S')}"
+    write_reproducer(directory, args.engine, query, small, oracle=args.oracle)
+    return str(directory)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.every < 1:
+        raise ConfigError(f"--every must be at least 1, got {args.every}")
+    query, stream = load_inputs(args)
+    bar = progress_bar(len(stream.events), f"verify {args.engine}")
+    result = verify(args.engine, query, stream, oracle=args.oracle, every=args.every, progress=lambda _: bar.update(1))
+    bar.close()
+    if not result.agrees and not args.no_reproducer:
+        result.reproducer = _reproduce(args, query, stream, result)
+    first = result.first.as_json(query.variables) if result.first else None
+    if args.json:
+        print(json.dumps({
+            "engine": result.engine, "query": result.query, "window": result.window, "oracle": result.oracle,
+            "checked": result.checked, "events": result.events, "checkpoints": result.checkpoints,
+            "mismatches": result.mismatches, "agrees": result.agrees, "first_divergence": first,
+            "reproducer": result.reproducer,
+        }))
+    else:
+        verdict = "agrees" if result.agrees else f"DISAGREES ({result.mismatches} mismatches)"
+        print(f"{result.engine} on {result.query} [{result.window}] {verdict} with the {result.oracle} oracle: "
+              f"{result.checkpoints} checkpoints over {result.events} events ({result.checked})")
+        if first:
+            print(f"  first divergence at event {first['event']} (ts {first['ts']}, {first['what']}): "
+                  f"missing {first['missing'][:5]}, extra {first['extra'][:5]}")
+        if result.reproducer:
+            print(f"  reproducer: {result.reproducer}")
+    return 0 if result.agrees else 1

@@ -1,0 +1,127 @@
+"""One way to get a SparkSession: Java 17+ checked first, quiet logs, local mode sized for a small machine.
+
+``spark_session()`` returns the active session or starts one: ``local[*]`` by default, a cluster
+master URL when given. Before the JVM starts, ``check_java()`` finds the ``java`` Spark will use
+(``$JAVA_HOME/bin/java``, else the one on PATH) and raises EnvironmentProblem in one line when it
+is missing or older than 17, so the user never sees a Py4J stack trace for a missing JDK.
+Workers run this interpreter (``PYSPARK_PYTHON``), so the generators' Python code is importable
+in local mode; on a cluster the project must be installed on the executors.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from engines.errors import EnvironmentProblem
+
+MIN_JAVA = 17
+INSTALL_HINT = "install Java 17+ (apt-get install openjdk-17-jre-headless) or set JAVA_HOME to a JDK 17+"
+LOCAL_SHUFFLE_PARTITIONS = 4
+
+_VERSION = re.compile(r'version "(\d+)(?:\.(\d+))?')
+_QUIET_LOG4J = """\
+rootLogger.level = error
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n
+"""
+
+
+def java_executable() -> str | None:
+    """The java binary Spark will launch: JAVA_HOME's when set, else the first on PATH."""
+    java_home = os.environ.get("JAVA_HOME")
+    if java_home:
+        candidate = Path(java_home) / "bin" / "java"
+        return str(candidate) if candidate.is_file() else None
+    return shutil.which("java")
+
+
+def java_major_version(java: str) -> int | None:
+    """The major version ``java -version`` reports (8 for ``1.8.0_x``), or None if it cannot be read."""
+    try:
+        result = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    match = _VERSION.search(result.stderr + result.stdout)
+    if match is None:
+        return None
+    major = int(match.group(1))
+    if major == 1 and match.group(2):  # "1.8.0_392" is Java 8
+        major = int(match.group(2))
+    return major
+
+
+def check_java() -> int:
+    """Return the Java major version, or raise EnvironmentProblem saying how to install Java 17+."""
+    java = java_executable()
+    if java is None:
+        where = f"JAVA_HOME={os.environ['JAVA_HOME']} has no bin/java" if os.environ.get("JAVA_HOME") else "no java on PATH"
+        raise EnvironmentProblem(f"Spark needs Java {MIN_JAVA}+ but {where}: {INSTALL_HINT}")
+    major = java_major_version(java)
+    if major is None:
+        raise EnvironmentProblem(f"Spark needs Java {MIN_JAVA}+ but '{java} -version' did not report a version: {INSTALL_HINT}")
+    if major < MIN_JAVA:
+        raise EnvironmentProblem(f"Spark needs Java {MIN_JAVA}+ but {java} is Java {major}: {INSTALL_HINT}")
+    return major
+
+
+def _log4j_file() -> str:
+    path = Path(tempfile.gettempdir()) / f"cgpm-spark-log4j2-{os.getuid()}.properties"
+    if not path.exists() or path.read_text() != _QUIET_LOG4J:
+        path.write_text(_QUIET_LOG4J)
+    return str(path)
+
+
+def spark_session(master: str | None = None, *, app_name: str = "cgpm", progress: bool | None = None,
+                  config: dict[str, str] | None = None):
+    """The active SparkSession, or a new one on ``master`` (default ``local[*]``) with quiet logs.
+
+    ``progress`` shows Spark's console progress bar; by default only when stderr is a terminal.
+    """
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active
+    check_java()
+    master = master or "local[*]"
+    if progress is None:
+        progress = sys.stderr.isatty()
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    log4j = f"-Dlog4j.configurationFile=file:{_log4j_file()}"
+    builder = (
+        SparkSession.builder.master(master)
+        .appName(app_name)
+        .config("spark.ui.enabled", "false")  # many sessions share this machine: no UI ports
+        .config("spark.ui.showConsoleProgress", "true" if progress else "false")
+        .config("spark.driver.extraJavaOptions", log4j)
+        .config("spark.executor.extraJavaOptions", log4j)
+        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        .config("spark.python.worker.reuse", "true")
+    )
+    if master.startswith("local"):
+        builder = builder.config("spark.sql.shuffle.partitions", str(LOCAL_SHUFFLE_PARTITIONS))
+        builder = builder.config("spark.driver.memory", os.environ.get("CGPM_SPARK_DRIVER_MEMORY", "2g"))
+    for key, value in (config or {}).items():
+        builder = builder.config(key, value)
+    try:
+        session = builder.getOrCreate()
+    except Exception as error:  # the JVM failed to start: report it in one line
+        raise EnvironmentProblem(f"could not start Spark on {master}: {str(error).splitlines()[0]}") from None
+    session.sparkContext.setLogLevel("ERROR")
+    return session
+
+
+def default_parallelism(spark) -> int:
+    """How many tasks the session runs at once (cores in local mode)."""
+    return max(1, spark.sparkContext.defaultParallelism)

@@ -1,0 +1,32 @@
+"""A text file written here is either complete or absent: it is written beside its target, then renamed over it."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from engines.errors import StreamError
+
+
+def write_text_atomically(path: str | Path, lines: Iterable[str]) -> Path:
+    """Write ``lines`` (each with its line break) to ``path``; a failure leaves ``path`` as it was."""
+    path = Path(path)
+    if path.is_dir():
+        raise StreamError(f"cannot write {path}: it is a directory")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor, partial = tempfile.mkstemp(prefix=f".{path.name}.partial-", dir=path.parent)
+    except OSError as error:
+        raise StreamError(f"cannot write {path}: {error.strerror or error}") from None
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
+            handle.writelines(lines)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(partial, path)
+    except BaseException:
+        Path(partial).unlink(missing_ok=True)
+        raise
+    return path

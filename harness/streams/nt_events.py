@@ -1,0 +1,115 @@
+"""The timestamped N-Triples text format (``nt-events``) reads into exactly the stream it was written from.
+
+Syntax (docs/streams.md has the full description)::
+
+    # comments and blank lines are free
+    @ts 1000
+    <http://x/a> <http://x/p> <http://x/b> .
+    - <http://x/a> <http://x/p> <http://x/c> .
+
+    @ts 1500
+    + <http://x/a> <http://x/p> <http://x/c> .
+
+A line ``@ts MILLISECONDS`` starts an event; the N-Triples lines that follow, up to the next blank
+line or ``@ts`` line, are its updates in order: a plain triple line or one prefixed with ``+ `` is an
+insert, one prefixed with ``- `` is a deletion. A triple after a blank line must be preceded by a
+new ``@ts`` line, so the blank-line grouping and the directives never disagree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from engines.errors import StreamError, TermError
+from engines.model import DELETE, INSERT, Event, Stream, Triple, Update
+
+from harness.streams.atomic import write_text_atomically
+from harness.streams.checks import check_event_order
+from harness.streams.ntriples import is_blank_or_comment, parse_triple_line, triple_line
+
+HEADER = "# cgpm-bench nt-events: '@ts MILLISECONDS' starts an event; '- ' marks a deletion, '+ ' (optional) an insert\n"
+_TS_LINE = re.compile(r"@ts[ \t]+([+-]?\d+)[ \t]*(?:#.*)?")
+_OP_PREFIX = re.compile(r"([+-])[ \t]+")
+
+
+def parse_nt_events(lines: Iterable[str], source: str) -> tuple[Event, ...]:
+    """Events of an nt-events document; any problem is a StreamError naming ``source`` and the line."""
+    events: list[Event] = []
+    event_lines: list[int] = []
+    updates: list[Update] | None = None  # the open event's updates; None between groups
+    ts = 0
+
+    def close() -> None:
+        if updates is not None:
+            events.append(Event(len(events), ts, tuple(updates)))
+
+    for number, line in enumerate(lines, start=1):
+        line = line.rstrip("\r\n")
+        where = f"{source} line {number}"
+        if not line.strip():
+            close()
+            updates = None
+            continue
+        if line.lstrip().startswith("#"):
+            continue
+        if line.startswith("@"):
+            match = _TS_LINE.fullmatch(line.rstrip())
+            if match is None:
+                raise StreamError(f"{where}: malformed directive {line.strip()[:40]!r} (expected '@ts MILLISECONDS')")
+            close()
+            ts = int(match.group(1))
+            updates = []
+            event_lines.append(number)
+            continue
+        if updates is None:
+            raise StreamError(
+                f"{where}: triple outside an event: start each group of lines with '@ts MILLISECONDS'"
+                + (" (a blank line ends an event)" if events else "")
+            )
+        op, body = INSERT, line
+        prefix = _OP_PREFIX.match(line)
+        if prefix:
+            op = DELETE if prefix.group(1) == "-" else INSERT
+            body = line[prefix.end():]
+        elif line.startswith(("+", "-")):
+            raise StreamError(f"{where}: expected a space after {line[0]!r} (write '{line[0]} <s> <p> <o> .')")
+        try:
+            updates.append(Update(op, *parse_triple_line(body)))
+        except TermError as error:
+            raise TermError(f"{where} (event {len(events)}, ts {ts}): {error}") from None
+    close()
+    check_event_order(events, lambda index: f"{source} line {event_lines[index]}")
+    return tuple(events)
+
+
+def import_nt_events(
+    path: str | Path, *, static: Iterable[Triple] = (), schema: Iterable[Triple] = (), provenance: dict | None = None
+) -> Stream:
+    """Read an nt-events file into a Stream (static graph and schema come separately)."""
+    path = Path(path)
+    try:
+        with path.open(encoding="utf-8", newline="") as handle:
+            events = parse_nt_events(handle, str(path))
+    except UnicodeDecodeError as error:
+        raise StreamError(f"{path} is not UTF-8 text: {error.reason} at byte {error.start}") from None
+    except OSError as error:
+        raise StreamError(f"cannot read {path}: {error.strerror or error}") from None
+    if provenance is None:
+        provenance = {"imported_from": str(path), "import_format": "nt-events"}
+    return Stream(events=events, static=tuple(static), schema=tuple(schema), provenance=provenance)
+
+
+def nt_events_lines(events: Iterable[Event]) -> Iterator[str]:
+    """The nt-events text of ``events``: one ``@ts`` group per event, groups separated by blank lines."""
+    yield HEADER
+    for event in events:
+        yield f"\n@ts {event.ts}\n"
+        for update in event.updates:
+            line = triple_line(update.triple)
+            yield f"- {line}" if update.op == DELETE else line
+
+
+def export_nt_events(stream: Stream, path: str | Path) -> Path:
+    return write_text_atomically(path, nt_events_lines(stream.events))

@@ -1,0 +1,193 @@
+"""Event rows in Arrow columns are checked and turned into events (and back) column-wise, never row by row.
+
+Rows are ``event, ts, op, s, p, o``. Consecutive rows with the same ``event`` value form one event;
+the values must be non-decreasing and are only a grouping key: events are re-numbered 0..n-1 in
+order and the original values are not kept. Every check names where the bad row is (file and
+row within that file, 0-based), the event (its new index and its ``event`` value) and the problem.
+Terms are canonicalised once per distinct string, not once per row.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from engines.errors import StreamError, TermError
+from engines.model import Event, Update
+from engines.terms import parse_term
+
+from harness.streams.layout import INTEGER_COLUMNS, TERM_COLUMNS
+
+_POSITION = {"s": "subject", "p": "predicate", "o": "object"}
+
+
+@dataclass(frozen=True)
+class RowLocator:
+    """Maps a row of the concatenated table back to the file it came from."""
+
+    sources: tuple[str, ...]
+    first_rows: tuple[int, ...]  # global index of each source's first row
+
+    def where(self, row: int) -> str:
+        part = bisect.bisect_right(self.first_rows, row) - 1
+        return f"{self.sources[part]} row {row - self.first_rows[part]}"
+
+
+@dataclass(frozen=True)
+class CheckedRows:
+    """The rows, checked: where each event starts, and each term column as (canonical distinct terms, row indices)."""
+
+    event_starts: np.ndarray
+    ts: np.ndarray
+    op: np.ndarray
+    terms: dict[str, tuple[list[str], np.ndarray]]
+
+
+def check_column_types(schema: pa.Schema, source: str) -> None:
+    """Every column must be there with a fitting type; extra columns (Hive partition keys) are ignored."""
+    for name in INTEGER_COLUMNS + TERM_COLUMNS:
+        index = schema.get_field_index(name)
+        if index < 0:
+            raise StreamError(f"{source}: missing column {name!r} (columns are event, ts, op, s, p, o)")
+        kind = schema.field(index).type
+        if pa.types.is_dictionary(kind):
+            kind = kind.value_type
+        if name in INTEGER_COLUMNS and not pa.types.is_integer(kind):
+            raise StreamError(f"{source}: column {name!r} has type {kind}, expected an integer type (int64 or int8)")
+        if name in TERM_COLUMNS and not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
+            raise StreamError(f"{source}: column {name!r} has type {kind}, expected string (an N-Triples term)")
+
+
+def _first(mask: np.ndarray) -> int | None:
+    hits = np.flatnonzero(mask)
+    return int(hits[0]) if hits.size else None
+
+
+def _dictionary(column: pa.ChunkedArray | pa.Array) -> tuple[list[str], np.ndarray]:
+    """Distinct strings of a column and, for each row, the index of its string."""
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    if not pa.types.is_dictionary(column.type):
+        column = pc.dictionary_encode(column)
+    return column.dictionary.to_pylist(), column.indices.to_numpy(zero_copy_only=False)
+
+
+def check_rows(table: pa.Table, locator: RowLocator, *, validate: bool = True) -> CheckedRows:
+    """Group rows into events and canonicalise terms; with ``validate`` every rule of the layout is checked."""
+    event = table.column("event").to_numpy().astype(np.int64, copy=False)
+    ts = table.column("ts").to_numpy().astype(np.int64, copy=False)
+    op = table.column("op").to_numpy().astype(np.int64, copy=False)
+    event_changes = np.diff(event)
+    event_starts = np.concatenate(([0], np.flatnonzero(event_changes != 0) + 1)) if len(event) else np.zeros(0, np.int64)
+
+    def event_at(row: int) -> str:
+        number = int(np.searchsorted(event_starts, row, side="right")) - 1
+        return f"{locator.where(row)} (event {number}, event id {int(event[row])})"
+
+    if validate:
+        for name in INTEGER_COLUMNS + TERM_COLUMNS:
+            column = table.column(name)
+            if column.null_count:
+                row = _first(pc.is_null(column).to_numpy(zero_copy_only=False))
+                raise StreamError(f"{locator.where(row)}: column {name!r} is null")
+        row = _first(event_changes < 0)
+        if row is not None:
+            raise StreamError(
+                f"{event_at(row + 1)}: event id {int(event[row + 1])} follows {int(event[row])}; "
+                "rows must be ordered by a non-decreasing event column"
+            )
+        row = _first((event_changes == 0) & (np.diff(ts) != 0))
+        if row is not None:
+            raise StreamError(
+                f"{event_at(row + 1)}: timestamp {int(ts[row + 1])} differs from the event's timestamp {int(ts[row])} "
+                "(all rows of one event share one ts)"
+            )
+        start_ts = ts[event_starts]
+        number = _first(np.diff(start_ts) < 0)
+        if number is not None:
+            row = int(event_starts[number + 1])
+            raise StreamError(
+                f"{event_at(row)}: timestamp {int(ts[row])} is before the previous event's {int(start_ts[number])} "
+                "(timestamps must be non-decreasing)"
+            )
+        row = _first((op != 1) & (op != -1))
+        if row is not None:
+            raise StreamError(f"{event_at(row)}: op {int(op[row])} is neither +1 (insert) nor -1 (delete)")
+
+    terms = {}
+    for name in TERM_COLUMNS:
+        distinct, indices = _dictionary(table.column(name))
+        if validate:
+            distinct = _canonical(distinct, indices, name, event_at)
+        terms[name] = (distinct, indices)
+    return CheckedRows(event_starts, ts, op, terms)
+
+
+def _canonical(distinct: list[str], indices: np.ndarray, column: str, event_at) -> list[str]:
+    """Each distinct term in canonical form, with the position rules of ``engines.terms.check_triple``."""
+    canonical = []
+    for number, text in enumerate(distinct):
+        try:
+            term = parse_term(text)
+            if column == "s" and term[0] == '"':
+                raise TermError(f"literal {term} in subject position")
+            if column == "p" and term[0] != "<":
+                raise TermError(f"{'literal' if term[0] == chr(34) else 'blank node'} {term} in predicate position")
+        except TermError as error:
+            row = _first(indices == number)
+            raise TermError(f"{event_at(row)}: {_POSITION[column]}: {error}") from None
+        canonical.append(term)
+    return canonical
+
+
+def events_from_rows(rows: CheckedRows) -> tuple[Event, ...]:
+    """Events numbered 0..n-1, each with its updates in row order."""
+    columns = []
+    for name in TERM_COLUMNS:
+        distinct, indices = rows.terms[name]
+        # Indexing the distinct list shares one string object per distinct term across rows.
+        columns.append([distinct[i] for i in indices.tolist()])
+    updates = list(map(Update, rows.op.tolist(), *columns))
+    bounds = rows.event_starts.tolist() + [len(updates)]
+    ts = rows.ts.tolist()
+    return tuple(
+        Event(number, ts[start], tuple(updates[start:end]))
+        for number, (start, end) in enumerate(zip(bounds, bounds[1:]))
+    )
+
+
+def table_from_events(events: Sequence[Event], destination: Path) -> pa.Table:
+    """The rows of ``events`` (event column = position in the sequence); an event without updates is refused."""
+    for number, event in enumerate(events):
+        if not event.updates:
+            raise StreamError(
+                f"cannot write {destination}: event {number} (ts {event.ts}) has no updates, "
+                "and the Parquet layout (one row per update) cannot hold an empty event"
+            )
+    counts = [len(event.updates) for event in events]
+    updates = [update for event in events for update in event.updates]
+    return pa.table(
+        {
+            "event": np.repeat(np.arange(len(events), dtype=np.int64), counts),
+            "ts": np.repeat(np.array([event.ts for event in events], dtype=np.int64), counts),
+            "op": pa.array([update.op for update in updates], pa.int64()),
+            "s": pa.array([update.s for update in updates], pa.string()),
+            "p": pa.array([update.p for update in updates], pa.string()),
+            "o": pa.array([update.o for update in updates], pa.string()),
+        }
+    )
+
+
+def canonical_table(rows: CheckedRows, event: np.ndarray) -> pa.Table:
+    """The checked rows in the on-disk schema, terms canonical."""
+    columns = {"event": pa.array(event, pa.int64()), "ts": pa.array(rows.ts, pa.int64()), "op": pa.array(rows.op, pa.int8())}
+    for name in TERM_COLUMNS:
+        distinct, indices = rows.terms[name]
+        columns[name] = pc.take(pa.array(distinct, pa.string()), pa.array(indices))
+    return pa.table(columns)

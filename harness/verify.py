@@ -1,0 +1,159 @@
+"""An engine agrees with the oracle when, at every checked instant, the answers built from its deltas equal M(τ).
+
+``verify`` feeds the engine the stream, applies each Delta to the answers so far (a delta that
+adds a present answer or removes an absent one is itself a divergence), and compares with the
+oracle at the checkpoints: every instant, or with ``every=K`` every K-th instant plus every instant
+at which the window drops events plus the last. ``istream`` engines are checked on Δ⁺ and on their
+current answers. The first divergence is shrunk to a small stream that still fails, by
+``harness.reproduce``.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from engines.model import ContinuousQuery, Mapping, Stream
+from harness.engines_setup import build_engine, engine_class_for
+from oracles.evaluate import oracle_answers
+
+
+@dataclass
+class Divergence:
+    event_index: int
+    ts: int
+    missing: list[Mapping]
+    extra: list[Mapping]
+    what: str = "answers"  # answers | added | delta
+
+    def as_json(self, variables) -> dict:
+        return {
+            "event": self.event_index,
+            "ts": self.ts,
+            "what": self.what,
+            "vars": [v.lstrip("?") for v in variables],
+            "missing": [list(m) for m in sorted(self.missing)],
+            "extra": [list(m) for m in sorted(self.extra)],
+        }
+
+
+@dataclass
+class VerifyResult:
+    engine: str
+    query: str
+    window: str
+    oracle: str
+    checked: str
+    checkpoints: int = 0
+    mismatches: int = 0
+    events: int = 0
+    divergences: list[Divergence] = field(default_factory=list)
+    reproducer: str | None = None
+
+    @property
+    def agrees(self) -> bool:
+        return self.mismatches == 0
+
+    @property
+    def first(self) -> Divergence | None:
+        return self.divergences[0] if self.divergences else None
+
+
+def checkpoints(query: ContinuousQuery, stream: Stream, every: int) -> list[int]:
+    """Instants to check: all when every == 1; else every K-th, each instant where events leave the window, the last."""
+    count = len(stream.events)
+    if every <= 1 or count == 0:
+        return list(range(count))
+    chosen = set(range(0, count, every)) | {count - 1}
+    window = query.window
+    if window.kind == "event":
+        chosen |= set(range(count))
+    elif window.kind == "sliding":
+        timestamps = [event.ts for event in stream.events]
+        expired_before = 0
+        for index, ts in enumerate(timestamps):
+            expired = bisect.bisect_left(timestamps, window.start(ts), 0, index)
+            if expired > expired_before:
+                chosen.add(index)
+            expired_before = expired
+    elif stream.has_deletions:
+        chosen |= {e.index for e in stream.events if any(u.op < 0 for u in e.updates)}
+    return sorted(chosen)
+
+
+def describe_checkpoints(every: int) -> str:
+    if every <= 1:
+        return "every instant"
+    return f"every {every}th instant, every instant where the window drops events, and the last"
+
+
+def _engine_steps(engine, stream: Stream, istream: bool) -> Iterator[tuple[int, set[Mapping], list[Mapping], Divergence | None]]:
+    """After each event: (index, answers from deltas, the event's added answers, a delta inconsistency if any)."""
+    held: set[Mapping] = set()
+    for event in stream.events:
+        delta = engine.push(event)
+        problem = None
+        if istream:
+            held = set(engine.answers())
+        else:
+            removed, added = set(delta.removed), set(delta.added)
+            # Δ⁻ may only remove held answers; Δ⁺ may only add answers not held after Δ⁻
+            absent = removed - held
+            present = added & (held - removed)
+            both = added & removed
+            if absent or present or both:
+                problem = Divergence(event.index, event.ts, sorted(absent), sorted(present | both), what="delta")
+            held -= removed
+            held |= added
+        yield event.index, held, list(delta.added), problem
+
+
+def verify(
+    engine: str | type,
+    query: ContinuousQuery,
+    stream: Stream,
+    *,
+    oracle: str = "rdflib",
+    every: int = 1,
+    max_divergences: int = 10,
+    progress: Callable[[int], None] | None = None,
+    engine_options: dict | None = None,
+) -> VerifyResult:
+    engine_cls = engine_class_for(engine, query, stream)
+    instance = build_engine(engine_cls, query, stream, **(engine_options or {}))
+    istream = engine_cls.capabilities.output == "istream"
+    chosen = checkpoints(query, stream, every)
+    wanted = set(chosen)
+    oracle_instants = sorted(wanted | {i - 1 for i in wanted if i > 0}) if istream else chosen
+    result = VerifyResult(
+        engine=engine_cls.name, query=query.name, window=query.window.spec(), oracle=oracle,
+        checked=describe_checkpoints(every), events=len(stream.events),
+    )
+    expected = oracle_answers(query, stream, instants=oracle_instants, oracle=oracle)
+    previous_expected: frozenset[Mapping] = frozenset()
+    pending = next(expected, None)
+    for index, held, added, problem in _engine_steps(instance, stream, istream):
+        if progress is not None:
+            progress(index)
+        if problem is not None:
+            result.mismatches += 1
+            result.divergences.append(problem)
+        if pending is None or pending[0] != index:
+            continue
+        _, ts, answers = pending
+        pending = next(expected, None)
+        if index in wanted:
+            result.checkpoints += 1
+            divergence = None
+            if held != answers:
+                divergence = Divergence(index, ts, sorted(answers - held), sorted(held - answers))
+            elif istream and set(added) != answers - previous_expected:
+                new = answers - previous_expected
+                divergence = Divergence(index, ts, sorted(new - set(added)), sorted(set(added) - new), what="added")
+            if divergence is not None:
+                result.mismatches += 1
+                if len(result.divergences) < max_divergences:
+                    result.divergences.append(divergence)
+        previous_expected = answers
+    return result

@@ -1,0 +1,129 @@
+"""Named conformance checks: small hand-made streams and queries, each probing one rule of DESIGN.md section 2.
+
+A check is data (a stream, a query, a window, an entailment regime); the suite runs every engine
+whose capabilities cover it and compares with the oracle at every instant. Streams are written
+compactly: ``"+ :a :p :b"`` inserts, ``"- :a :p :b"`` deletes, ``:x`` is ``<http://ex/x>``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engines.model import Event, Stream, Update
+from engines.terms import check_triple
+
+PREFIXES = "PREFIX : <http://ex/>\nPREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n" \
+    "PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>\n"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+OWL = "http://www.w3.org/2002/07/owl#"
+
+
+def _term(token: str) -> str:
+    if token.startswith(":"):
+        return f"<http://ex/{token[1:]}>"
+    if token == "a":
+        return "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
+    if token.startswith("rdfs:"):
+        return f"<{RDFS}{token[5:]}>"
+    if token.startswith("owl:"):
+        return f"<{OWL}{token[4:]}>"
+    return token.replace("xsd:", "http://www.w3.org/2001/XMLSchema#")
+
+
+def triple(text: str) -> tuple[str, str, str]:
+    parts = text.split(" ", 2)
+    return check_triple(*(_term(p) for p in parts))
+
+
+def build_stream(events: list[tuple[int, list[str]]], static=(), schema=()) -> Stream:
+    built = []
+    for index, (ts, lines) in enumerate(events):
+        updates = tuple(Update(1 if line[0] == "+" else -1, *triple(line[2:])) for line in lines)
+        built.append(Event(index, ts, updates))
+    return Stream(tuple(built), tuple(triple(t) for t in static), tuple(triple(t) for t in schema), {})
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    events: list
+    query: str
+    window: str
+    entailment: str = "none"
+    static: tuple = ()
+    schema: tuple = field(default_factory=tuple)
+
+    def stream(self) -> Stream:
+        return build_stream(self.events, self.static, self.schema)
+
+    def query_text(self) -> str:
+        return PREFIXES + self.query
+
+
+CHAIN = "SELECT * WHERE { ?x :p ?y . ?y :p ?z }"
+STAR = "SELECT * WHERE { ?x :p ?y . ?x :q ?z }"
+
+CHECKS = [
+    Check("sliding-chain-duplicates", [
+        (0, ["+ :a :p :b"]), (1, ["+ :b :p :c", "+ :b :p :c"]), (2, ["+ :a :p :b"]),
+        (4, ["+ :c :p :d"]), (5, ["+ :b :p :c"]), (9, ["+ :d :p :e"]),
+    ], CHAIN, "sliding:3:1"),
+    Check("sliding-star-equal-timestamps", [
+        (1, ["+ :a :p :b"]), (1, ["+ :a :q :c"]), (1, ["+ :a :q :d"]), (2, ["+ :e :p :f"]),
+        (4, ["+ :e :q :g"]), (4, ["+ :a :q :h"]),
+    ], STAR, "sliding:3:1"),
+    Check("sliding-boundary-exact", [
+        (0, ["+ :a :p :b"]), (3, ["+ :b :p :c"]), (4, ["+ :b :p :d"]), (6, ["+ :c :p :e"]), (7, ["+ :d :p :e"]),
+    ], CHAIN, "sliding:4:1"),
+    Check("sliding-slide-two", [
+        (0, ["+ :a :p :b"]), (1, ["+ :b :p :c"]), (2, ["+ :c :p :d"]), (3, ["+ :d :p :e"]),
+        (5, ["+ :e :p :f"]), (6, ["+ :f :p :g"]), (9, ["+ :g :p :h"]),
+    ], CHAIN, "sliding:4:2"),
+    Check("tumbling-boundary", [
+        (0, ["+ :a :p :b"]), (2, ["+ :b :p :c"]), (3, ["+ :c :p :d"]), (4, ["+ :d :p :e"]), (7, ["+ :e :p :f"]),
+        (8, ["+ :f :p :g", "+ :g :p :h"]),
+    ], CHAIN, "tumbling:4"),
+    Check("event-window-burst", [
+        (0, ["+ :a :p :b", "+ :b :p :c", "+ :c :p :d"]), (0, ["+ :a :p :b"]), (1, ["+ :b :p :c", "+ :a :p :b"]),
+        (1, []), (2, ["+ :x :p :x"]),
+    ], CHAIN, "event"),
+    Check("unbounded-cycle", [
+        (0, ["+ :a :p :b"]), (0, ["+ :b :p :c"]), (1, ["+ :c :p :a"]), (2, ["+ :c :p :b"]),
+    ], "SELECT * WHERE { ?x :p ?y . ?y :p ?z . ?z :p ?x }", "unbounded"),
+    Check("unbounded-deletes", [
+        (0, ["+ :a :p :b", "+ :b :p :c", "+ :b :p :d"]), (1, ["- :a :p :b"]), (2, ["- :a :p :b", "- :z :p :z"]),
+        (3, ["+ :a :p :b", "- :a :p :b", "+ :a :p :b"]), (4, ["+ :x :p :b", "- :b :p :c"]), (5, []),
+        (6, ["- :b :p :d", "- :x :p :b", "+ :b :p :c", "- :b :p :c"]),
+    ], CHAIN, "unbounded"),
+    Check("static-join", [
+        (0, ["+ :a :p :b"]), (1, ["+ :c :p :d"]), (5, ["+ :e :p :b"]),
+    ], "SELECT * WHERE { ?x :p ?y . ?y :q ?z }", "sliding:3:1", static=(":b :q :s1", ":d :q :s2", ":b :q :s3")),
+    Check("rdfs-entailment", [
+        (0, ["+ :a :teaches :c1"]), (1, ["+ :c1 a :GradCourse"]), (2, ["+ :b :advisor :a"]),
+        (3, ["+ :a :knows :b"]), (6, ["+ :d :headOf :dept"]),
+    ], "SELECT * WHERE { ?x a :Person . ?x :related ?y }", "sliding:5:1", entailment="rdfs",
+        schema=(":teaches rdfs:domain :Faculty", ":Faculty rdfs:subClassOf :Person", ":GradCourse rdfs:subClassOf :Course",
+                ":teaches rdfs:range :Course", ":advisor owl:inverseOf :advises", ":advises rdfs:subPropertyOf :related",
+                ":advises rdfs:domain :Faculty", ":knows a owl:SymmetricProperty", ":knows rdfs:subPropertyOf :related",
+                ":headOf rdfs:subPropertyOf :worksFor", ":worksFor rdfs:domain :Person", ":related rdfs:range :Person")),
+    Check("numeric-term-identity", [
+        (0, ['+ :a :v "1"^^xsd:integer', '+ :b :v "01"^^xsd:integer', '+ :c :v "1.0"^^xsd:decimal']),
+        (1, ['+ :d :v "1"^^xsd:double', '+ :e :v "abc"^^xsd:integer', '+ :f :v "1"']),
+    ], 'SELECT * WHERE { ?x :v ?n . ?y :v "1"^^xsd:integer FILTER(?n = 1) }', "unbounded"),
+    Check("string-literal-identity", [
+        (0, ['+ :a :v "x"', '+ :b :v "x"^^<http://www.w3.org/2001/XMLSchema#string>', '+ :c :v "x"@en', '+ :d :v "X"@EN']),
+    ], 'SELECT * WHERE { ?s :v "x" . ?t :v "x"@en }', "unbounded"),
+    Check("filter-variables-and-logic", [
+        (0, ['+ :a :age "30"^^xsd:integer', '+ :b :age "25"^^xsd:integer', '+ :c :age "30.0"^^xsd:decimal']),
+        (1, ['+ :a :knows :b', '+ :b :knows :c', '+ :c :knows :a', '+ :a :knows :c']),
+    ], "SELECT * WHERE { ?x :knows ?y . ?x :age ?ax . ?y :age ?ay FILTER(?ax > ?ay || !(?ax != ?ay)) }", "unbounded"),
+    Check("constants-and-variable-predicate", [
+        (0, ["+ :a :p :b", "+ :a :q :b", "+ :b :r :a"]), (1, ["+ :c :p :b", "+ :b :p :b"]), (3, ["+ :b :q :b"]),
+    ], "SELECT * WHERE { :a ?pred ?y . ?y ?back :a . ?z :p :b }", "sliding:2:1"),
+    Check("repeated-variable", [
+        (0, ["+ :a :p :a", "+ :a :p :b"]), (1, ["+ :b :p :b", "+ :b :q :a"]),
+    ], "SELECT * WHERE { ?x :p ?x . ?x ?r ?y }", "unbounded"),
+    Check("blank-nodes", [
+        (0, ["+ _:n1 :p :a", "+ _:n1 :q _:n2"]), (1, ["+ :b :p :a", "+ :b :q _:n2"]),
+    ], "SELECT ?x WHERE { ?x :p :a ; :q [] }", "sliding:5:5"),
+]

@@ -1,0 +1,66 @@
+"""The worked examples in docs/semantics.md hold for the engines' window code and for the oracle's."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from engines.model import DELETE, INSERT, Event, Update
+from engines.window_state import WindowState
+from engines.windows import parse_window
+from tests.conformance.checks import triple
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "semantics.md"
+BLOCKS = re.findall(r"```window-example\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+GRAPH_BLOCKS = re.findall(r"```dynamic-graph-example\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+
+
+def _parse(block: str):
+    lines = block.strip().splitlines()
+    window = parse_window(lines[0].split(":", 1)[1].strip())
+    timestamps = [int(t) for t in lines[1].split(":", 1)[1].split()]
+    expected = {}
+    for line in lines[3:]:
+        instant, _, members = line.strip().partition(":")
+        expected[int(instant[1:])] = {int(m[1:]) for m in members.split()}
+    events = [Event(i, ts, (Update(INSERT, f"<http://ex/e{i}>", "<http://ex/p>", "<http://ex/o>"),))
+              for i, ts in enumerate(timestamps)]
+    return window, events, expected
+
+
+def _members(content) -> set[int]:
+    return {int(s[len("<http://ex/e"):-1]) for s, _, _ in content}
+
+
+def test_the_page_has_examples():
+    assert len(BLOCKS) >= 5 and GRAPH_BLOCKS
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=[b.splitlines()[0].split(": ")[1] for b in BLOCKS])
+def test_engine_window_state_follows_the_page(block):
+    window, events, expected = _parse(block)
+    state = WindowState(window)
+    for event in events:
+        state.advance(event)
+        assert _members(state.content) == expected[event.index], f"after e{event.index}"
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=[b.splitlines()[0].split(": ")[1] for b in BLOCKS])
+def test_oracle_window_follows_the_page(block):
+    from oracles.window import window_contents
+
+    window, events, expected = _parse(block)
+    for index, _ts, content in window_contents(events, window):
+        assert _members(content) == expected[index], f"after e{index}"
+
+
+def test_dynamic_graph_example():
+    block = GRAPH_BLOCKS[0].strip().splitlines()
+    updates = [Update(INSERT if line[0] == "+" else DELETE, *triple(line[2:])) for line in block if line[0] in "+-"]
+    expected = {triple(line[3:]) for line in block if line.startswith("=>")}
+    state = WindowState(parse_window("unbounded"))
+    for index, update in enumerate(updates):
+        state.advance(Event(index, index, (update,)))
+    assert state.content == expected
