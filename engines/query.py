@@ -55,9 +55,14 @@ _UNSUPPORTED_NODES = {
 }
 
 
-def _mask(text: str) -> str:
-    """The text with strings, IRIs and comments blanked out, same length, so keywords and braces can be found."""
-    return _PROTECTED.sub(lambda match: " " * len(match.group(0)), text)
+def _mask(text: str, *, keep_iris: bool = False) -> str:
+    """The text with strings, comments (and IRIs unless kept) blanked out, same length, so keywords and braces can be found."""
+
+    def blank(match: re.Match) -> str:
+        found = match.group(0)
+        return found if keep_iris and found[0] == "<" else " " * len(found)
+
+    return _PROTECTED.sub(blank, text)
 
 
 def _matching_brace(masked: str, open_index: int) -> int:
@@ -80,8 +85,11 @@ def _strip_rspql(text: str) -> tuple[str, m.Window | None]:
     if register:
         text = text[: register.start()] + " " * (register.end() - register.start()) + text[register.end():]
         masked = _mask(text)
+    masked = _mask(text, keep_iris=True)  # window and stream names may be full IRIs
     windows = list(_RSPQL_WINDOW.finditer(masked))
     if not windows:
+        if re.search(r"FROM\s+NAMED\s+WINDOW", masked, re.IGNORECASE):
+            raise QueryError("malformed RSP-QL window clause: expected FROM NAMED WINDOW <w> ON <stream> [RANGE PT.. STEP PT..]")
         return text, None
     if len(windows) > 1:
         raise QueryError("a continuous query takes exactly one window; the query declares several")
@@ -94,7 +102,7 @@ def _strip_rspql(text: str) -> tuple[str, m.Window | None]:
     except WindowError as error:
         raise QueryError(f"window clause {clause.group(0)!r}: {error}") from None
     text = text[: clause.start()] + " " * (clause.end() - clause.start()) + text[clause.end():]
-    masked = _mask(text)
+    masked = _mask(text, keep_iris=True)
     use = re.search(r"WINDOW\s+" + re.escape(name) + r"\s*\{", masked, re.IGNORECASE)
     if use is None:
         raise QueryError(f"the window {name} is declared but no 'WINDOW {name} {{ ... }}' uses it")
@@ -235,10 +243,25 @@ def _variable_order(parsed, converter: _Converter) -> list[str]:
     return seen
 
 
+_DIRECTIVE = re.compile(r"^\s*#\s*(window|entailment)\s*:\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+def query_directives(text: str) -> dict[str, str]:
+    """``# window: SPEC`` and ``# entailment: rdfs`` comment lines: a query file's own defaults."""
+    return {key.lower(): value for key, value in _DIRECTIVE.findall(text)}
+
+
 def parse_query(
-    text: str, *, window: m.Window | str | None = None, entailment: str = "none", name: str = "query"
+    text: str, *, window: m.Window | str | None = None, entailment: str | None = None, name: str = "query"
 ) -> m.ContinuousQuery:
-    """Read a continuous query. ``window`` overrides the query's own RSP-QL window clause."""
+    """Read a continuous query.
+
+    The window is ``window`` if given, else the RSP-QL window clause, else a ``# window:`` comment;
+    entailment is ``entailment`` if given, else a ``# entailment:`` comment, else ``none``.
+    """
+    directives = query_directives(text)
+    if entailment is None:
+        entailment = directives.get("entailment", "none")
     if entailment not in m.ENTAILMENTS:
         raise QueryError(f"unknown entailment {entailment!r}; expected one of {', '.join(m.ENTAILMENTS)}")
     plain, declared_window = _strip_rspql(text)
@@ -275,6 +298,8 @@ def parse_query(
     if isinstance(window, str):
         window = parse_window(window)
     window = window or declared_window
+    if window is None and "window" in directives:
+        window = parse_window(directives["window"])
     if window is None:
         raise QueryError(f"query {name} has no window: give one (sliding:RANGE:SLIDE, tumbling:RANGE, event, unbounded) or an RSP-QL window clause")
     return m.ContinuousQuery(

@@ -5,6 +5,9 @@ RDF 1.1 term identity decides what is canonicalised and what is kept:
 - ``"x"^^xsd:string`` and ``"x"`` are one term (RDF 1.1): the datatype is dropped.
 - Escapes are one spelling of the same characters: ``\\u0041`` becomes ``A``, and the canonical
   N-Triples escapes (``\\\\``, ``\\"``, ``\\n``, ``\\r``) are used for the rest.
+  In an IRI, an escaped character that may not stand there raw (a space, ``>``) stays escaped,
+  spelled ``\\uXXXX`` with upper-case hex digits. An escape of a surrogate or of a number beyond
+  U+10FFFF is malformed.
 - Language tags are case-insensitive (BCP 47): they are lower-cased.
 - Lexical forms are kept exactly: ``"01"^^xsd:integer`` and ``"1"^^xsd:integer`` are different
   terms whose values are equal (``engines.filters`` compares values).
@@ -45,11 +48,32 @@ _ESCAPE_RE = re.compile(rf'\\[tbnrf"\'\\]|{_UCHAR}')
 _ECHAR = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
 
 
+def _code_point(escape: str) -> str:
+    """The character a UCHAR stands for; a surrogate or a number beyond U+10FFFF is no character."""
+    code = int(escape[2:], 16)
+    if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+        raise TermError(f"escape {escape} is not a Unicode character")
+    return chr(code)
+
+
 def _unescape_match(match: re.Match) -> str:
     text = match.group(0)
     if text[1] in "uU":
-        return chr(int(text[2:], 16))
+        return _code_point(text)
     return _ECHAR[text[1]]
+
+
+_IRI_CHAR_RE = re.compile(r'[^\x00-\x20<>"{}|^`\\]')
+_UCHAR_RE = re.compile(_UCHAR)
+
+
+def _iri_unescape_match(match: re.Match) -> str:
+    """Decode a UCHAR in an IRI when the character may stand there; otherwise spell it one canonical way."""
+    char = _code_point(match.group(0))
+    if _IRI_CHAR_RE.fullmatch(char):
+        return char
+    code = ord(char)
+    return f"\\u{code:04X}" if code <= 0xFFFF else f"\\U{code:08X}"
 
 
 def unescape(text: str) -> str:
@@ -94,8 +118,7 @@ def parse_term(text: str) -> str:
         if IRI_RE.fullmatch(text) is None:
             raise TermError(f"malformed IRI {text!r}")
         if "\\" in text:
-            decoded = "<" + unescape(text[1:-1]) + ">"
-            return decoded if IRI_RE.fullmatch(decoded) else text
+            return _UCHAR_RE.sub(_iri_unescape_match, text)
         return text
     if first == "_":
         if BNODE_RE.fullmatch(text) is None:

@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "engines": "harness.commands.engines_cmd",
     "run": "harness.commands.run_cmd",
     "verify": "harness.commands.verify_cmd",
+    "stream": "harness.commands.stream_cmd",
 }
 
 

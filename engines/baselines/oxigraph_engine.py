@@ -21,6 +21,7 @@ from engines.terms import literal_parts
 from engines.window_state import WindowState
 
 _DEFAULT_GRAPH = ox.DefaultGraph()
+_PROBE = ox.NamedNode("urn:cgpm:probe")
 
 
 class OxigraphEngine:
@@ -44,6 +45,7 @@ class OxigraphEngine:
         self.solution_variables = [ox.Variable(sparql_variable(v)[1:]) for v in query.variables]
         self.to_input: dict[object, str] = {}
         self._to_store: dict[str, object] = {}
+        self._scratch = ox.Store()
         self.current: set[Mapping] = set()
         self._load(set(static), add=True)
 
@@ -59,12 +61,19 @@ class OxigraphEngine:
                 if lang:
                     converted = ox.Literal(lexical, language=lang)
                 elif datatype:
-                    converted = ox.Literal(lexical, datatype=ox.NamedNode(datatype))
+                    converted = self._as_stored(ox.Literal(lexical, datatype=ox.NamedNode(datatype)))
                 else:
                     converted = ox.Literal(lexical)
             self._to_store[term] = converted
             self.to_input[converted] = term
         return converted
+
+    def _as_stored(self, literal):
+        """The literal as the store gives it back (oxigraph canonicalises typed literals on insert)."""
+        self._scratch.add(ox.Quad(_PROBE, _PROBE, literal, _DEFAULT_GRAPH))
+        stored = next(iter(self._scratch)).object
+        self._scratch.clear()
+        return stored
 
     def _load(self, triples: set[Triple], *, add: bool) -> None:
         if self.closure is not None:

@@ -15,7 +15,8 @@ def add_query_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--query", required=True, type=Path, help="SPARQL SELECT query file (.rq)")
     parser.add_argument("--window", help=f"window: {WINDOW_FORMS}; durations in ms or with ms, s, min, h "
                         "(default: the query's RSP-QL window clause)")
-    parser.add_argument("--entailment", choices=("none", "rdfs"), default="none", help="entailment regime")
+    parser.add_argument("--entailment", choices=("none", "rdfs"),
+                        help="entailment regime (default: the query's '# entailment:' comment, else none)")
 
 
 def load_inputs(args: argparse.Namespace):

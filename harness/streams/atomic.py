@@ -1,4 +1,4 @@
-"""A text file written here is either complete or absent: it is written beside its target, then renamed over it."""
+"""A file written here is either complete or absent: it is written beside its target, then renamed over it."""
 
 from __future__ import annotations
 
@@ -8,6 +8,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from engines.errors import StreamError
+
+
+def current_umask() -> int:
+    """The process umask (os.umask can only be read by setting it)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_text_atomically(path: str | Path, lines: Iterable[str]) -> Path:
@@ -21,6 +28,7 @@ def write_text_atomically(path: str | Path, lines: Iterable[str]) -> Path:
     except OSError as error:
         raise StreamError(f"cannot write {path}: {error.strerror or error}") from None
     try:
+        os.chmod(partial, 0o666 & ~current_umask())  # mkstemp makes it private; the result is an ordinary file
         with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
             handle.writelines(lines)
             handle.flush()

@@ -24,10 +24,9 @@ from pathlib import Path
 
 from engines.errors import StreamError, TermError
 from engines.model import DELETE, INSERT, Event, Stream, Triple, Update
-
 from harness.streams.atomic import write_text_atomically
 from harness.streams.checks import check_event_order
-from harness.streams.ntriples import is_blank_or_comment, parse_triple_line, triple_line
+from harness.streams.ntriples import parse_triple_line, triple_line
 
 HEADER = "# cgpm-bench nt-events: '@ts MILLISECONDS' starts an event; '- ' marks a deletion, '+ ' (optional) an insert\n"
 _TS_LINE = re.compile(r"@ts[ \t]+([+-]?\d+)[ \t]*(?:#.*)?")

@@ -38,7 +38,11 @@ def parse_triple_line(line: str) -> Triple:
         position = _SPACE.match(line, match.end()).end()
     if _END.fullmatch(line, position) is None:
         rest = line[position:].strip()
-        raise TermError(f"expected ' .' after the object, found {rest[:40]!r}" if rest else "missing the final ' .'")
+        if not rest:
+            raise TermError("missing the final ' .'")
+        if rest.startswith("."):
+            raise TermError(f"unexpected text after the final '.': {rest[1:].strip()[:40]!r}")
+        raise TermError(f"expected ' .' after the object, found {rest[:40]!r}")
     return check_triple(*terms)
 
 

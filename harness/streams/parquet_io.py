@@ -20,8 +20,8 @@ import pyarrow.parquet as pq
 
 from engines.errors import StreamError
 from engines.model import Stream, Window
-
 from harness.streams import layout
+from harness.streams.atomic import current_umask
 from harness.streams.checks import check_window
 from harness.streams.ntriples import read_ntriples, write_ntriples
 from harness.streams.table import (
@@ -95,7 +95,7 @@ def _check_destination(target: Path, overwrite: bool) -> bool:
     if not any(target.iterdir()):
         return True
     if not overwrite:
-        raise StreamError(f"cannot write a stream to {target}: the directory already holds data (use overwrite)")
+        raise StreamError(f"cannot write a stream to {target}: the directory already holds data (pass overwrite=True, or --overwrite on the command line)")
     if not (target / layout.PROVENANCE_FILE).is_file():
         raise StreamError(f"refusing to overwrite {target}: it holds files but is not a stream directory (no {layout.PROVENANCE_FILE})")
     return True
@@ -120,6 +120,7 @@ def write_stream(stream: Stream, path: str | Path, *, overwrite: bool = False) -
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = Path(tempfile.mkdtemp(prefix=f".{target.name}.partial-", dir=target.parent))
     try:
+        partial.chmod(0o777 & ~current_umask())  # mkdtemp makes it private; a stream is an ordinary directory
         layout.write_provenance(partial, stream.provenance)
         (partial / layout.EVENTS_DIR).mkdir()
         pq.write_table(table, partial / layout.EVENTS_DIR / "part-00000.parquet", row_group_size=ROW_GROUP_SIZE)

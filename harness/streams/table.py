@@ -10,7 +10,9 @@ Terms are canonicalised once per distinct string, not once per row.
 from __future__ import annotations
 
 import bisect
+import gc
 from collections.abc import Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +23,6 @@ import pyarrow.compute as pc
 from engines.errors import StreamError, TermError
 from engines.model import Event, Update
 from engines.terms import parse_term
-
 from harness.streams.layout import INTEGER_COLUMNS, TERM_COLUMNS
 
 _POSITION = {"s": "subject", "p": "predicate", "o": "object"}
@@ -71,11 +72,16 @@ def _first(mask: np.ndarray) -> int | None:
 
 def _dictionary(column: pa.ChunkedArray | pa.Array) -> tuple[list[str], np.ndarray]:
     """Distinct strings of a column and, for each row, the index of its string."""
-    if isinstance(column, pa.ChunkedArray):
-        column = column.combine_chunks() if column.num_chunks != 1 else column.chunk(0)
+    if not isinstance(column, pa.ChunkedArray):
+        column = pa.chunked_array([column])
     if not pa.types.is_dictionary(column.type):
         column = pc.dictionary_encode(column)
-    return column.dictionary.to_pylist(), column.indices.to_numpy(zero_copy_only=False)
+    # Chunk by chunk, never one combined string array: its 32-bit offsets overflow past 2 GiB of text.
+    column = column.unify_dictionaries()
+    if column.num_chunks == 0:
+        return [], np.zeros(0, np.int32)
+    indices = [chunk.indices.to_numpy(zero_copy_only=False) for chunk in column.chunks]
+    return column.chunk(0).dictionary.to_pylist(), np.concatenate(indices)
 
 
 def check_rows(table: pa.Table, locator: RowLocator, *, validate: bool = True) -> CheckedRows:
@@ -146,8 +152,25 @@ def _canonical(distinct: list[str], indices: np.ndarray, column: str, event_at) 
     return canonical
 
 
+@contextmanager
+def _collector_paused():
+    """Millions of new tuples would trigger many full garbage collections, none of which can free anything."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def events_from_rows(rows: CheckedRows) -> tuple[Event, ...]:
     """Events numbered 0..n-1, each with its updates in row order."""
+    with _collector_paused():
+        return _events_from_rows(rows)
+
+
+def _events_from_rows(rows: CheckedRows) -> tuple[Event, ...]:
     columns = []
     for name in TERM_COLUMNS:
         distinct, indices = rows.terms[name]

@@ -7,6 +7,7 @@ compactly: ``"+ :a :p :b"`` inserts, ``"- :a :p :b"`` deletes, ``:x`` is ``<http
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from engines.model import Event, Stream, Update
@@ -27,7 +28,7 @@ def _term(token: str) -> str:
         return f"<{RDFS}{token[5:]}>"
     if token.startswith("owl:"):
         return f"<{OWL}{token[4:]}>"
-    return token.replace("xsd:", "http://www.w3.org/2001/XMLSchema#")
+    return re.sub(r"\^\^xsd:(\w+)", r"^^<http://www.w3.org/2001/XMLSchema#\1>", token)
 
 
 def triple(text: str) -> tuple[str, str, str]:

@@ -1,0 +1,35 @@
+"""SPECTRA (Gillani, Picard, Laforest, SSDBM 2016): continuous graph pattern matching over sliding windows.
+
+Two engines share one query conductor (summarisation, views, timelist):
+
+- ``spectra`` (``SpectraEngine``, the paper's S-Inc) joins only an event's new rows with the
+  window and invalidates matches through their rows when triples expire;
+- ``spectra-rev`` (``SpectraRevEngine``, S-Rev) re-runs all the joins over the persisted views.
+
+Where the code departs from the paper, and why:
+
+1. Window boundary. The paper's window is ``τ_b < τ' < τ_e`` with ``τ_b = ⌊(τ−ω)/x⌋·x``, which
+   leaves out the current instant. DESIGN.md section 2 includes it: ``τ_b(τ) <= ts <= τ`` with
+   ``τ_b(τ) = (⌊(τ−ω)/x⌋+1)·x``. The code uses ``Window.start`` so every engine agrees.
+2. Sets, not multisets. The paper's events are multigraphs and a repeated triple is matched
+   again. Here the window is a set: a triple seen twice is there once and leaves with its last
+   occurrence (the timelist re-stamps it), and answers are sets of mappings.
+3. Output. The paper emits new matches only (Istream). Both engines also report the matches that
+   expire, so that each push returns exactly ``Δ⁺ = M(τ_i) − M(τ_{i−1})`` and ``Δ⁻`` the reverse.
+4. Final views. The paper joins an event's partial matches with final views that hold the triples
+   of complete matches; a triple that completes nothing yet would then be lost to later events.
+   Here every summarised triple stays in its view until it leaves the window, and the views play
+   the final views' part, so every match that later events complete is found.
+5. Sibling lists. The paper records joined (s, o) pairs as flat sibling-tuple lists with ordinal
+   numbers, extracted by DFS. Here a match is stored once as its full encoded mapping and filed
+   under each of its rows (one hash index per pattern): the same relationship, looked up by hash.
+6. Generality beyond the paper: variable predicates, constants in any position, a variable
+   repeated inside one pattern, disconnected patterns (cross products), FILTERs (atomic ones are
+   pushed into GraphSummary, the rest applied to full mappings), static data (rows that never
+   expire), event windows (the current event alone) and tumbling windows (slide = range).
+"""
+
+from engines.spectra.incremental import SpectraEngine
+from engines.spectra.reevaluation import SpectraRevEngine
+
+__all__ = ["SpectraEngine", "SpectraRevEngine"]

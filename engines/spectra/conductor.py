@@ -1,0 +1,126 @@
+"""The query conductor (Def. 8) keeps each pattern's view equal to the rows of the triples in the window and the static graph.
+
+``advance`` takes one event: it prunes and encodes its triples (GraphSummary), stamps them in
+the timelist (a triple already in the window is stamped again, which is how a duplicate stays
+until its *last* occurrence leaves), evicts what the window start has passed, and removes the
+evicted rows from the views. It returns the rows that are new to the window *without* adding
+them, so that S-Inc can add them pattern by pattern while joining (see ``incremental``).
+
+Window instants follow DESIGN.md section 2: a sliding window at ``τ`` holds the events with
+``τ_b(τ) <= ts <= τ`` (``Window.start``); an event window holds the current event alone, so its
+stamp is the event's position rather than its timestamp (events may share a timestamp).
+Static triples are rows that never expire; they enter the views at the first event, so the
+first delta reports the answers that need no stream triple, like every later one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engines.errors import ConfigError, EngineError, StreamError
+from engines.model import INSERT, ContinuousQuery, Event, Triple
+from engines.spectra.dictionary import TermDictionary
+from engines.spectra.joins import JoinPlanner
+from engines.spectra.summary import GraphSummary, row_getter, shape_patterns, split_filters
+from engines.spectra.timelist import Timelist
+from engines.spectra.views import View
+
+
+class QueryConductor:
+    def __init__(self, query: ContinuousQuery, static: Iterable[Triple], engine_name: str) -> None:
+        if query.window.kind not in ("sliding", "event"):
+            raise EngineError(f"engine {engine_name!r} does not support {query.window.kind} windows")
+        self.query = query
+        self.engine_name = engine_name
+        atomic, rest = split_filters(query)
+        self.shapes = shape_patterns(query, atomic)
+        self.summary = GraphSummary(self.shapes)
+        self.dictionary = TermDictionary()
+        self.decode = self.dictionary.decoder()
+        self.views = [View(shape.arity) for shape in self.shapes]
+        self.row_of_triple = [row_getter(shape.row_positions) for shape in self.shapes]
+        self.planner = JoinPlanner(self.shapes, self.views, len(query.variables))
+        self.post_filter = None
+        if rest:
+            from engines.filters import compile_filters
+
+            self.post_filter = compile_filters(rest, query.variables)
+        self.timelist = Timelist()
+        self.sliding = query.window.kind == "sliding"
+        self.static: set[tuple[int, int, int]] = set()
+        self._pending_static: list[tuple[tuple[int, int, int], tuple[int, ...]]] = []
+        for s, p, o in static:
+            routes = self.summary.route(s, p, o)
+            if routes:
+                triple = self.dictionary.encode_triple(s, p, o)
+                if triple not in self.static:
+                    self.static.add(triple)
+                    self._pending_static.append((triple, routes))
+        self.pushes = 0
+        self.last_ts: int | None = None
+
+    def advance(self, event: Event) -> tuple[list[list], list[tuple[int, object]]]:
+        """Apply one event to the window: (new rows per pattern, not yet in the views; evicted (pattern, row) pairs)."""
+        if self.last_ts is not None and event.ts < self.last_ts:
+            raise StreamError(
+                f"event {event.index} has timestamp {event.ts}, before the previous event's {self.last_ts}"
+            )
+        self.last_ts = event.ts
+        stamp = event.ts if self.sliding else self.pushes
+        self.pushes += 1
+        new_rows: list[list] = [[] for _ in self.shapes]
+        row_of_triple = self.row_of_triple
+        if self._pending_static:
+            for triple, routes in self._pending_static:
+                for j in routes:
+                    new_rows[j].append(row_of_triple[j](triple))
+            self._pending_static = []
+        route = self.summary.route
+        encode = self.dictionary.encode_triple
+        stamp_triple = self.timelist.stamp
+        static = self.static
+        for op, s, p, o in event.updates:
+            if op != INSERT:
+                raise EngineError(
+                    f"engine {self.engine_name!r} does not support deletions (event {event.index} deletes a triple)"
+                )
+            routes = route(s, p, o)
+            if not routes:
+                continue
+            triple = encode(s, p, o)
+            if False:
+                continue
+            if stamp_triple(triple, stamp):
+                for j in routes:
+                    new_rows[j].append(row_of_triple[j](triple))
+        cutoff = self.query.window.start(stamp) if self.sliding else stamp
+        evicted = []
+        expired = self.timelist.evict_before(cutoff)
+        if expired:
+            terms = self.decode
+            views = self.views
+            for triple in expired:
+                for j in route(*terms(triple)):
+                    row = row_of_triple[j](triple)
+                    views[j].remove(row)
+                    evicted.append((j, row))
+        return new_rows, evicted
+
+    def keeps(self, mapping: tuple[int, ...]) -> bool:
+        """Whether a full mapping passes the FILTERs that could not be pushed into summarisation."""
+        return self.post_filter is None or bool(self.post_filter(self.decode(mapping)))
+
+    def stats(self) -> dict[str, int]:
+        return {
+            "window_triples": len(self.timelist),
+            "static_triples": len(self.static),
+            "timelist_entries": self.timelist.entries,
+            "view_rows": sum(view.size for view in self.views),
+            "view_cells": sum(view.cells() for view in self.views),
+            "dictionary_terms": len(self.dictionary),
+        }
+
+
+def reject_options(engine_name: str, options: dict) -> None:
+    if options:
+        raise ConfigError(f"engine {engine_name!r} takes no options (got {', '.join(sorted(options))})")

@@ -1,0 +1,7 @@
+"""Small hand-made streams and queries shipped for the demo and the tests (regenerate with make_examples.py)."""
+
+from pathlib import Path
+
+EXAMPLES = Path(__file__).parent
+UNIVERSITY = EXAMPLES / "university"
+UPDATES = EXAMPLES / "updates"

@@ -1,0 +1,178 @@
+"""The RDFS closure of DESIGN.md section 2, computed by owlrl and cut down to exactly the named rules.
+
+The regime: the data is closed under rdfs2 (domain), rdfs3 (range), rdfs7 (subPropertyOf),
+rdfs9 (subClassOf), inv2 (owl:inverseOf) and sym (owl:SymmetricProperty), using the schema closed
+under rdfs5, rdfs11 and inv1 (Sparkwave, Tables 1-2). Schema triples are never data, and data
+triples never act as schema, whatever their predicate. Rules run over generalized triples (RDF 1.1
+Semantics): a literal may stand in subject position while rules chain, so ``<x> <p> "v"`` with
+``p owl:inverseOf q`` and ``q rdfs:range C`` entails ``<x> rdf:type C``; the closure returned keeps
+only real RDF triples (no literal subject, an IRI predicate).
+
+owlrl (OWL 2 RL mode: rdfs mode lacks owl:inverseOf and owl:SymmetricProperty) does the closing.
+It does much more than these rules, so its input is prepared so that nothing else can fire:
+
+- only schema triples of the six kinds are given (subClassOf, subPropertyOf, domain, range,
+  inverseOf, ``p rdf:type owl:SymmetricProperty``);
+- every term except ``rdf:type`` is renamed to a fresh IRI, except the schema vocabulary in its
+  structural place in those schema triples. Data triples using ``rdfs:subClassOf`` therefore stay
+  data, literals cannot trigger datatype rules (owlrl equates ``"01"`` and ``"1"``), and owlrl's
+  own vocabulary (owl:Thing, owl:sameAs, rdfs:Resource, axioms) is told apart from the user's;
+- of the output, only triples made of renamed terms and rdf:type are kept, then renamed back.
+
+The rules have one data premise each, so the closure of a graph is the union of the closures of
+its triples, and the closure of one triple commutes with renaming the terms the schema does not
+mention. ``Entailer`` uses that: it runs owlrl once per triple *shape* (the triple with its
+non-schema terms replaced by slots) and caches the result, which keeps the oracle fast on streams.
+``owlrl_closure`` runs owlrl once over a whole graph; the tests check both against a plain
+forward chainer of the named rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engines.model import Triple
+from oracles.nterms import OWL, RDF, RDF_TYPE, RDFS
+
+SUB_CLASS_OF = f"<{RDFS}subClassOf>"
+SUB_PROPERTY_OF = f"<{RDFS}subPropertyOf>"
+DOMAIN = f"<{RDFS}domain>"
+RANGE = f"<{RDFS}range>"
+INVERSE_OF = f"<{OWL}inverseOf>"
+SYMMETRIC_PROPERTY = f"<{OWL}SymmetricProperty>"
+SCHEMA_PREDICATES = frozenset({SUB_CLASS_OF, SUB_PROPERTY_OF, DOMAIN, RANGE, INVERSE_OF})
+
+_FRESH = "urn:x-cgpm-oracle:t"
+_SLOT = "\x00slot"
+
+
+def schema_rules(schema: Iterable[Triple]) -> tuple[Triple, ...]:
+    """The schema triples the named rules read (the six kinds), in a stable order, duplicates removed."""
+    kept = {
+        triple
+        for triple in schema
+        if triple[1] in SCHEMA_PREDICATES or (triple[1] == RDF_TYPE and triple[2] == SYMMETRIC_PROPERTY)
+    }
+    return tuple(sorted(kept))
+
+
+def schema_terms(rules: Iterable[Triple]) -> frozenset[str]:
+    """Terms the schema says something about: those that must stay themselves when a triple is reduced to a shape."""
+    terms = {RDF_TYPE}
+    for s, p, o in rules:
+        terms.add(s)
+        if p != RDF_TYPE:
+            terms.add(o)
+    return frozenset(terms)
+
+
+def _is_rdf_triple(triple: Triple) -> bool:
+    s, p, _ = triple
+    return s[0] != '"' and p[0] == "<"
+
+
+class _Renaming:
+    """A bijection between the user's terms and fresh IRIs (rdf:type maps to itself)."""
+
+    def __init__(self) -> None:
+        from rdflib import RDF as RDFNS
+
+        self.to_fresh: dict[str, object] = {RDF_TYPE: RDFNS.type}
+        self.from_fresh: dict[object, str] = {RDFNS.type: RDF_TYPE}
+
+    def __call__(self, term: str):
+        fresh = self.to_fresh.get(term)
+        if fresh is None:
+            from rdflib import URIRef
+
+            fresh = URIRef(f"{_FRESH}{len(self.to_fresh)}")
+            self.to_fresh[term] = fresh
+            self.from_fresh[fresh] = term
+        return fresh
+
+
+def _owlrl_run(data: Iterable[Triple], rules: Iterable[Triple]) -> set[Triple]:
+    """owlrl's OWL 2 RL closure of renamed data and schema, cut to the triples of user terms, renamed back."""
+    import owlrl
+    from rdflib import Graph, URIRef
+
+    rename = _Renaming()
+    graph = Graph()
+    for s, p, o in rules:
+        structural_object = URIRef(o[1:-1]) if p == RDF_TYPE else rename(o)
+        graph.add((rename(s), URIRef(p[1:-1]), structural_object))
+    for s, p, o in data:
+        graph.add((rename(s), rename(p), rename(o)))
+    owlrl.DeductiveClosure(owlrl.OWLRL_Semantics, axiomatic_triples=False, datatype_axioms=False).expand(graph)
+    back = rename.from_fresh
+    closed = set()
+    for s, p, o in graph:
+        if s in back and p in back and o in back:
+            triple = (back[s], back[p], back[o])
+            if _is_rdf_triple(triple):
+                closed.add(triple)
+    return closed
+
+
+def owlrl_closure(data: Iterable[Triple], schema: Iterable[Triple]) -> frozenset[Triple]:
+    """The closure of ``data`` under the named rules, by one owlrl run over the whole graph."""
+    data = set(data)
+    return frozenset(_owlrl_run(data, schema_rules(schema)) | data)
+
+
+class Entailer:
+    """Closes graphs under the named rules for one schema, running owlrl once per triple shape."""
+
+    def __init__(self, schema: Iterable[Triple]) -> None:
+        self.rules = schema_rules(schema)
+        self.kept_terms = schema_terms(self.rules)
+        self._shapes: dict[tuple, tuple[Triple, ...]] = {}
+        self._per_triple: dict[Triple, tuple[Triple, ...]] = {}
+        # rdf:type triples match a rule through their class, unless rdf:type itself has a domain, super-property...
+        self._type_has_rules = any(s == RDF_TYPE for s, _, _ in self.rules)
+        self.owlrl_runs = 0
+
+    def _shape(self, triple: Triple) -> tuple[tuple[str, str, str], list[str]]:
+        slots: list[str] = []
+        shape = []
+        for term in triple:
+            if term in self.kept_terms:
+                shape.append(term)
+            else:
+                if term not in slots:
+                    slots.append(term)
+                shape.append(f"{_SLOT}{slots.index(term)}")
+        return tuple(shape), slots
+
+    def triple_closure(self, triple: Triple) -> tuple[Triple, ...]:
+        """Every RDF triple entailed by ``triple`` alone (itself included)."""
+        cached = self._per_triple.get(triple)
+        if cached is not None:
+            return cached
+        s, p, o = triple
+        if p not in self.kept_terms or (p == RDF_TYPE and o not in self.kept_terms and not self._type_has_rules):
+            # No rule has a premise this triple can match: the schema says nothing of p (nor, for rdf:type, of o).
+            result: tuple[Triple, ...] = (triple,)
+        else:
+            shape, slots = self._shape(triple)
+            template = self._shapes.get(shape)
+            if template is None:
+                self.owlrl_runs += 1
+                # Slots become placeholder IRIs inside owlrl; the renaming keeps them apart from user terms.
+                template = tuple(sorted(_owlrl_run([shape], self.rules)))
+                self._shapes[shape] = template
+            fill = {f"{_SLOT}{i}": term for i, term in enumerate(slots)}
+            result = tuple({
+                filled
+                for filled in ((fill.get(a, a), fill.get(b, b), fill.get(c, c)) for a, b, c in template)
+                if _is_rdf_triple(filled)
+            } | {triple})
+        self._per_triple[triple] = result
+        return result
+
+    def close(self, triples: Iterable[Triple]) -> frozenset[Triple]:
+        """The closure of a graph: the union of its triples' closures."""
+        closed: set[Triple] = set()
+        for triple in triples:
+            closed.update(self.triple_closure(triple))
+        return frozenset(closed)

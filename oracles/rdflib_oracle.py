@@ -1,0 +1,188 @@
+"""The reference oracle: rdflib evaluates the query's ``where_sparql`` over G(τ), from scratch, as a set of full mappings.
+
+rdflib reads the query text itself (not the model's patterns or filters), and three corrections bring
+its evaluation to SPARQL 1.1 over RDF 1.1 terms:
+
+- query blank nodes are existential variables whose bindings rdflib's ``SELECT *`` hides: they are
+  turned into named variables, matched to the model's ``?_:bK`` by unifying the patterns;
+- ``"x"^^xsd:string`` in the query is the term ``"x"`` (RDF 1.1), and language tags compare without
+  case: query constants are rewritten to the canonical spelling the data uses;
+- lexical forms are kept (``rdflib.NORMALIZE_LITERALS = False``) and every term coming back is
+  looked up in a dict of the terms that went in, so answers are the exact input strings.
+
+Comparison operators, where rdflib departs from SPARQL 1.1, are evaluated by ``oracles.sparql_fixes``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+from types import MethodType
+
+import rdflib
+from rdflib import BNode, Literal, URIRef, Variable
+from rdflib.plugins.sparql.algebra import translateQuery
+from rdflib.plugins.sparql.parser import parseQuery
+from rdflib.plugins.sparql.parserutils import CompValue
+from rdflib.plugins.sparql.sparql import Query
+
+from engines.errors import QueryError
+from engines.model import ContinuousQuery, Mapping, Triple
+from oracles import nterms, sparql_fixes
+
+rdflib.NORMALIZE_LITERALS = False
+
+
+def _canonical_constant(node):
+    """The query constant spelled as the data spells it (RDF 1.1 identity)."""
+    if isinstance(node, Literal):
+        if node.language is not None and node.language != node.language.lower():
+            return Literal(str(node), lang=node.language.lower())
+        if node.datatype is not None and str(node.datatype) == nterms.XSD_STRING:
+            return Literal(str(node))
+    return node
+
+
+def _rewrite(value, replace):
+    """A copy of an algebra value with ``replace`` applied to every RDF term in it."""
+    if isinstance(value, CompValue):
+        # Same class and attributes (rdflib's Expr keeps its evalfn there), rewritten items.
+        rewritten = type(value).__new__(type(value))
+        rewritten.__dict__.update(vars(value))
+        evalfn = getattr(value, "_evalfn", None)
+        if value.name in sparql_fixes.EVAL_OVERRIDES:
+            rewritten._evalfn = MethodType(sparql_fixes.EVAL_OVERRIDES[value.name], rewritten)
+        elif isinstance(evalfn, MethodType):
+            rewritten._evalfn = MethodType(evalfn.__func__, rewritten)
+        for key, item in value.items():
+            rewritten[key] = _rewrite(item, replace)
+        return rewritten
+    if isinstance(value, (Variable, BNode, URIRef, Literal)):
+        return replace(value)
+    if isinstance(value, list):
+        return [_rewrite(item, replace) for item in value]
+    if isinstance(value, tuple):
+        return tuple(_rewrite(item, replace) for item in value)
+    if isinstance(value, (set, frozenset)):
+        return type(value)(_rewrite(item, replace) for item in value)
+    return value
+
+
+def _bgp_triples(node, found: list) -> None:
+    if isinstance(node, CompValue):
+        if node.name == "BGP":
+            found.extend(node.triples)
+        for item in node.values():
+            _bgp_triples(item, found)
+
+
+def _unify_bnodes(algebra_triples: list, patterns: tuple) -> dict[BNode, str]:
+    """The bijection from the algebra's blank nodes to the model's ``?_:bK`` that makes the two pattern lists equal."""
+    if len(algebra_triples) != len(patterns):
+        raise QueryError(f"rdflib oracle: {len(algebra_triples)} triple patterns in the query text, {len(patterns)} in the model")
+    converted = [tuple(node if isinstance(node, BNode) else nterms.from_rdflib(node) for node in t) for t in algebra_triples]
+
+    def search(index: int, used: frozenset[int], mapping: dict) -> dict | None:
+        if index == len(converted):
+            return mapping
+        for candidate, pattern in enumerate(patterns):
+            if candidate in used:
+                continue
+            extended = dict(mapping)
+            for node, position in zip(converted[index], pattern):
+                if isinstance(node, BNode):
+                    if not position.startswith("?_:") or extended.setdefault(node, position) != position:
+                        break
+                elif node != position:
+                    break
+            else:
+                if len(set(extended.values())) == len(extended):
+                    result = search(index + 1, used | {candidate}, extended)
+                    if result is not None:
+                        return result
+        return None
+
+    mapping = search(0, frozenset(), {})
+    if mapping is None:
+        raise QueryError("rdflib oracle: the query text's patterns do not match the model's patterns")
+    return mapping
+
+
+@lru_cache(maxsize=256)
+def _compile(where_sparql: str, patterns: tuple, variables: tuple) -> tuple[Query, tuple[Variable, ...]]:
+    """The rdflib query for ``where_sparql`` with blank nodes as variables, and the rdflib variable per model variable."""
+    try:
+        translated = translateQuery(parseQuery(where_sparql))
+    except Exception as error:  # rdflib raises pyparsing and plain exceptions alike
+        raise QueryError(f"rdflib oracle cannot parse the query: {str(error).splitlines()[0]}") from None
+    found: list = []
+    _bgp_triples(translated.algebra, found)
+    bnode_names = _unify_bnodes(found, patterns)
+    taken = {v[1:] for v in variables}
+    rdflib_variable = {}
+    for index, variable in enumerate(variables):
+        if variable.startswith("?_:"):
+            name = f"cgpmBnode{index}"
+            while name in taken:
+                name += "x"
+            rdflib_variable[variable] = Variable(name)
+        else:
+            rdflib_variable[variable] = Variable(variable[1:])
+
+    def replace(node):
+        if isinstance(node, BNode):
+            return rdflib_variable[bnode_names[node]]
+        return _canonical_constant(node)
+
+    algebra = _rewrite(translated.algebra, replace)
+    projection = [rdflib_variable[v] for v in variables]
+    algebra["PV"] = projection
+    algebra.p["PV"] = projection
+    return Query(translated.prologue, algebra), tuple(projection)
+
+
+class RdflibOracle:
+    """Holds G as an rdflib Graph (updated by difference) and evaluates one query over it from scratch."""
+
+    def __init__(self, query: ContinuousQuery) -> None:
+        self.query = query
+        self.graph = rdflib.Graph()
+        self.content: set[Triple] = set()
+        self.to_input: dict[object, str] = {}
+        self.compiled, self.projection = _compile(query.where_sparql, query.patterns, query.variables)
+
+    def _node(self, term: str):
+        node = nterms.to_rdflib(term)
+        self.to_input.setdefault(node, term)
+        return node
+
+    def set_content(self, triples: Iterable[Triple]) -> None:
+        """Make the graph hold exactly ``triples``."""
+        wanted = set(triples)
+        for s, p, o in self.content - wanted:
+            self.graph.remove((self._node(s), self._node(p), self._node(o)))
+        for s, p, o in wanted - self.content:
+            self.graph.add((self._node(s), self._node(p), self._node(o)))
+        self.content = wanted
+
+    def answers(self) -> frozenset[Mapping]:
+        """M over the current graph: the set of full mappings in the query's variable order."""
+        rows = list(self.graph.query(self.compiled).bindings)
+        answers = set()
+        for row in rows:
+            mapping = []
+            for variable in self.projection:
+                node = row.get(variable)
+                if node is None or node not in self.to_input:
+                    raise QueryError(f"rdflib oracle: variable ?{variable} bound to {node!r}, not a term of the graph")
+                mapping.append(self.to_input[node])
+            answers.add(tuple(mapping))
+        return frozenset(answers)
+
+
+def evaluate(query: ContinuousQuery, triples: Iterable[Triple]) -> frozenset[Mapping]:
+    """M over the graph ``triples`` by the rdflib oracle."""
+    oracle = RdflibOracle(query)
+    oracle.set_content(triples)
+    return oracle.answers()
+

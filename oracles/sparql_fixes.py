@@ -1,0 +1,255 @@
+"""SPARQL 1.1 comparison operators for the rdflib oracle, where rdflib departs from the operator mapping.
+
+rdflib compares literals of unrelated types by Python ordering (``"x" >= 1`` is true), treats
+``!=`` between unknown datatypes as true, cannot read ``24:00:00`` in an xsd:dateTime, compares
+xsd:date values it should not, and ignores XSD's rule for timezoned against untimezoned dateTimes.
+``relational_expression`` replaces rdflib's evaluation of ``=``, ``!=``, ``<``, ``>``, ``<=``,
+``>=`` in the oracle's compiled queries, following SPARQL 1.1 section 17.3 with its own reading
+of literal values (independent of ``engines.filters``):
+
+- numerics (xsd:integer and its derived types, decimal, float, double) compare by value after type
+  promotion; simple literals and xsd:string by code point; xsd:boolean, xsd:dateTime and xsd:date
+  by value (an untimezoned time against a timezoned one is decided only beyond ±14 hours, else an
+  error); language-tagged literals are equal only when lexical form and tag are;
+- otherwise ``=`` is RDFterm-equal: true for the same term, false when one side is not a literal,
+  false for two valid values of different known types (the ``KnownTypesDefault2Neq`` reading of the
+  W3C tests) and for a language-tagged literal against any other literal, and an error for any
+  other pair of distinct literals; ``!=`` is its negation;
+- ``<`` and friends on anything else are errors. An error makes the FILTER false.
+
+``regex`` replaces rdflib's REGEX, which ignores the XPath flags ``x`` and ``q``, lets ``.`` match a
+carriage return and ``$`` match before a final newline, and accepts non-string arguments.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+from datetime import datetime, timedelta, timezone
+from decimal import Decimal, InvalidOperation
+
+from rdflib import Literal, Node
+from rdflib.plugins.sparql.sparql import SPARQLError
+
+from oracles import nterms
+
+X = nterms.XSD
+_INTEGER_RANGES = {
+    "integer": (None, None), "nonPositiveInteger": (None, 0), "negativeInteger": (None, -1),
+    "long": (-(2**63), 2**63 - 1), "int": (-(2**31), 2**31 - 1), "short": (-(2**15), 2**15 - 1),
+    "byte": (-128, 127), "nonNegativeInteger": (0, None), "unsignedLong": (0, 2**64 - 1),
+    "unsignedInt": (0, 2**32 - 1), "unsignedShort": (0, 2**16 - 1), "unsignedByte": (0, 255),
+    "positiveInteger": (1, None),
+}
+_INTEGER = re.compile(r"[+-]?\d+")
+_DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
+_FLOATING = re.compile(r"(?:[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[+-]?INF|NaN)")
+_DATETIME = re.compile(r"(-?\d{4,})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)?")
+_FOURTEEN_HOURS = timedelta(hours=14)
+
+NUMERIC, STRING, BOOLEAN, DATETIME, DATE, LANG = "numeric", "string", "boolean", "dateTime", "date", "langString"
+_DATE = re.compile(r"(-?\d{4,})-(\d\d)-(\d\d)(Z|[+-]\d\d:\d\d)?")
+
+
+class _Value:
+    """A literal's value in one of the known value spaces (``space`` None: no value the operators know)."""
+
+    __slots__ = ("space", "value", "precision", "has_timezone")
+
+    def __init__(self, space, value=None, precision=None, has_timezone=False):
+        self.space, self.value, self.precision, self.has_timezone = space, value, precision, has_timezone
+
+
+def _numeric(lexical: str, local: str) -> _Value:
+    text = lexical.strip()
+    if local in _INTEGER_RANGES:
+        if not _INTEGER.fullmatch(text):
+            return _Value(None)
+        number = int(text)
+        low, high = _INTEGER_RANGES[local]
+        if (low is not None and number < low) or (high is not None and number > high):
+            return _Value(None)
+        return _Value(NUMERIC, Decimal(number), "integer")
+    if local == "decimal":
+        return _Value(NUMERIC, Decimal(text), "decimal") if _DECIMAL.fullmatch(text) else _Value(None)
+    if not _FLOATING.fullmatch(text):
+        return _Value(None)
+    number = float(text.replace("INF", "inf"))
+    if local == "float" and math.isfinite(number):
+        number = struct.unpack("f", struct.pack("f", number))[0] if abs(number) < 3.5e38 else math.copysign(math.inf, number)
+    return _Value(NUMERIC, number, local)
+
+
+def _datetime(lexical: str) -> _Value:
+    match = _DATETIME.fullmatch(lexical.strip())
+    if match is None:
+        return _Value(None)
+    year, month, day, hour, minute, second = (int(g) for g in match.groups()[:6])
+    fraction, zone = match.group(7), match.group(8)
+    extra_day = hour == 24
+    if extra_day:
+        if minute or second or (fraction and Decimal(fraction) != 0):
+            return _Value(None)
+        hour = 0
+    try:
+        moment = datetime(year, month, day, hour, minute, second, tzinfo=timezone.utc)
+    except ValueError:
+        return _Value(None)
+    moment += timedelta(days=1) if extra_day else timedelta()
+    if zone and zone != "Z":
+        sign = 1 if zone[0] == "+" else -1
+        moment -= sign * timedelta(hours=int(zone[1:3]), minutes=int(zone[4:6]))
+    seconds = Decimal(int(moment.timestamp())) + (Decimal(fraction) if fraction else Decimal(0))
+    return _Value(DATETIME, seconds, has_timezone=zone is not None)
+
+
+def _date(lexical: str) -> _Value:
+    """An xsd:date compares as the first instant of its day (XSD 1.1, 3.3.9)."""
+    match = _DATE.fullmatch(lexical.strip())
+    if match is None:
+        return _Value(None)
+    moment = _datetime(f"{match.group(1)}-{match.group(2)}-{match.group(3)}T00:00:00{match.group(4) or ''}")
+    return _Value(DATE, moment.value, has_timezone=moment.has_timezone) if moment.space else _Value(None)
+
+
+def literal_value(term: str) -> _Value:
+    """The value of a canonical literal in a known value space, or a value of space None."""
+    parts = nterms.split(term)
+    if parts.lang is not None:
+        return _Value(LANG, (parts.value, parts.lang))
+    if parts.datatype is None:
+        return _Value(STRING, parts.value)
+    if not parts.datatype.startswith(X):
+        return _Value(None)
+    local = parts.datatype[len(X):]
+    if local in _INTEGER_RANGES or local in ("decimal", "float", "double"):
+        try:
+            return _numeric(parts.value, local)
+        except InvalidOperation:
+            return _Value(None)
+    if local == "boolean":
+        text = parts.value.strip()
+        return _Value(BOOLEAN, text in ("true", "1")) if text in ("true", "false", "1", "0") else _Value(None)
+    if local == "dateTime":
+        return _datetime(parts.value)
+    if local == "date":
+        return _date(parts.value)
+    return _Value(None)
+
+
+def _order(left: _Value, right: _Value) -> int | None:
+    """-1, 0 or 1 comparing two values of one space; None when XSD leaves the order indeterminate."""
+    a, b = left.value, right.value
+    if left.space == NUMERIC:
+        if isinstance(a, float) or isinstance(b, float):
+            a, b = float(a), float(b)
+            if math.isnan(a) or math.isnan(b):
+                return 2  # unordered: every comparison false, no error
+    if left.space == LANG:
+        return 0 if a == b else 1  # only = and != reach here
+    if left.space in (DATETIME, DATE) and left.has_timezone != right.has_timezone:
+        shift = Decimal(_FOURTEEN_HOURS.total_seconds())
+        naive, aware, sign = (a, b, 1) if not left.has_timezone else (b, a, -1)
+        if aware < naive - shift:
+            return sign * 1
+        if aware > naive + shift:
+            return sign * -1
+        return None
+    return (a > b) - (a < b)
+
+
+def _compare(op: str, left: Node, right: Node) -> bool:
+    left_term, right_term = nterms.from_rdflib(left), nterms.from_rdflib(right)
+    both_literals = isinstance(left, Literal) and isinstance(right, Literal)
+    if both_literals:
+        left_value, right_value = literal_value(left_term), literal_value(right_term)
+        if left_value.space is not None and left_value.space == right_value.space and (left_value.space != LANG or op in ("=", "!=")):
+            order = _order(left_value, right_value)
+            if order is None:
+                raise SPARQLError(f"indeterminate order between {left_term} and {right_term}")
+            return {"=": order == 0, "!=": order != 0, "<": order == -1, ">": order == 1, "<=": order in (-1, 0), ">=": order in (0, 1)}[op]
+    if op not in ("=", "!="):
+        raise SPARQLError(f"{op} is not defined between {left_term} and {right_term}")
+    if left_term == right_term:
+        equal = True
+    elif not both_literals:
+        equal = False
+    elif LANG in (left_value.space, right_value.space):
+        equal = False  # rdf:langString values are disjoint from every other literal's
+    elif left_value.space is not None and right_value.space is not None:
+        equal = False  # valid values of different known types
+    else:
+        raise SPARQLError(f"cannot tell whether {left_term} and {right_term} are equal")
+    return equal if op == "=" else not equal
+
+
+def relational_expression(e, ctx) -> Literal:
+    """rdflib evalfn for RelationalExpression nodes: SPARQL 1.1 comparison with the oracle's own literal values."""
+    left = e.expr
+    right = e.other
+    if right is None:  # rdflib's precedence handling: a lone operand passes through
+        return left
+    if e.op not in ("=", "!=", "<", ">", "<=", ">="):
+        raise SPARQLError(f"operator {e.op} is outside the continuous subset")
+    if not isinstance(left, Node) or not isinstance(right, Node):
+        raise SPARQLError("comparison of an unbound or erroneous operand")
+    return Literal(_compare(e.op, left, right))
+
+
+def _string_argument(node, what: str, allow_language: bool) -> str:
+    """The lexical form of a string literal argument (simple, xsd:string, or language-tagged when allowed)."""
+    if not isinstance(node, Literal):
+        raise SPARQLError(f"REGEX {what} must be a string literal, got {node!r}")
+    if node.language is not None and not allow_language:
+        raise SPARQLError(f"REGEX {what} must not be language-tagged")
+    if node.language is None and node.datatype is not None and str(node.datatype) != nterms.XSD_STRING:
+        raise SPARQLError(f"REGEX {what} must be a string literal, got {node!r}")
+    return str(node)
+
+
+def xpath_regex(pattern: str, flags: str) -> re.Pattern:
+    """A Python regex with the meaning of an XPath ``fn:matches`` pattern and flags (s, m, i, x, q)."""
+    if set(flags) - set("smixq"):
+        raise SPARQLError(f"unknown REGEX flags {flags!r}")
+    options = re.IGNORECASE if "i" in flags else 0
+    if "q" in flags:
+        return re.compile(re.escape(pattern), options)
+    dot_all, multiline, spaces_removed = "s" in flags, "m" in flags, "x" in flags
+    translated, in_class, index = [], False, 0
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":
+            translated.append(pattern[index : index + 2])
+            index += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+            translated.append(char)
+        elif spaces_removed and char in " \t\n\r":
+            pass  # XPath 'x': whitespace outside character classes is not part of the pattern
+        elif char == "[":
+            in_class = True
+            translated.append(char)
+        elif char == "." and not dot_all:
+            translated.append("[^\\n\\r]")  # XPath '.' excludes carriage return too
+        elif char == "$" and not multiline:
+            translated.append(r"\Z")  # XPath '$' is the end of the string, not before a final newline
+        else:
+            translated.append(char)
+        index += 1
+    try:
+        return re.compile("".join(translated), options | (re.DOTALL if dot_all else 0) | (re.MULTILINE if multiline else 0))
+    except re.error as error:
+        raise SPARQLError(f"invalid REGEX pattern {pattern!r}: {error}") from None
+
+
+def regex(e, ctx) -> Literal:
+    """rdflib evalfn for REGEX: XPath flags (x and q included) and SPARQL's argument types."""
+    text = _string_argument(e.text, "text", allow_language=True)
+    pattern = _string_argument(e.pattern, "pattern", allow_language=False)
+    flags = _string_argument(e.flags, "flags", allow_language=False) if "flags" in e else ""
+    return Literal(xpath_regex(pattern, flags).search(text) is not None)
+
+
+EVAL_OVERRIDES = {"RelationalExpression": relational_expression, "Builtin_REGEX": regex}

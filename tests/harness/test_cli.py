@@ -1,0 +1,121 @@
+"""The command line keeps its documented forms; bad input exits 2 with one line on stderr and writes nothing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from engines.model import DELETE, INSERT, Event, Stream, Update
+from harness.cli import main
+from harness.streams import write_stream
+from tests.conformance.checks import build_stream
+
+QUERY = "PREFIX : <http://ex/>\nSELECT * WHERE { ?x :p ?y . ?y :p ?z }\n"
+
+
+@pytest.fixture
+def inputs(tmp_path):
+    stream = build_stream([(0, ["+ :a :p :b"]), (1, ["+ :b :p :c"]), (5, ["+ :c :p :d"]), (6, ["+ :d :p :e"])])
+    write_stream(stream, tmp_path / "stream")
+    (tmp_path / "q.rq").write_text(QUERY)
+    return tmp_path
+
+
+def _run(capsys, *argv):
+    try:
+        code = main(list(argv))
+    except SystemExit as exit_:  # argparse's usage errors
+        code = exit_.code
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_engines_json_lists_capabilities(capsys):
+    code, out, _ = _run(capsys, "engines", "--json")
+    assert code == 0
+    rows = {row["name"]: row["capabilities"] for row in json.loads(out)}
+    assert rows["reeval"] == {"windows": ["event", "sliding", "unbounded"], "deletions": True,
+                              "entailment": ["none", "rdfs"], "static": True, "filters": True,
+                              "output": "delta", "matches": True}
+    assert rows["scan"]["matches"] is False
+
+
+def test_run_writes_a_trace(inputs, capsys):
+    trace = inputs / "trace.jsonl"
+    code, out, _ = _run(capsys, "run", "--engine", "reeval", "--stream", str(inputs / "stream"), "--query",
+                        str(inputs / "q.rq"), "--window", "sliding:3:1", "--trace", str(trace), "--json")
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["events"] == 4 and summary["added"] == 2 and summary["removed"] == 1
+    lines = [json.loads(line) for line in trace.read_text().splitlines()]
+    assert lines[0] == {"vars": ["x", "y", "z"]}
+    assert lines[2] == {"i": 1, "ts": 1, "added": [["<http://ex/a>", "<http://ex/b>", "<http://ex/c>"]], "removed": []}
+    assert lines[3]["removed"] == [["<http://ex/a>", "<http://ex/b>", "<http://ex/c>"]]
+    assert len(lines) == 5
+
+
+def test_verify_agrees_and_reports_json(inputs, capsys):
+    code, out, _ = _run(capsys, "verify", "--engine", "reeval", "--stream", str(inputs / "stream"), "--query",
+                        str(inputs / "q.rq"), "--window", "sliding:3:1", "--json")
+    assert code == 0
+    verdict = json.loads(out)
+    assert verdict["checkpoints"] == 4 and verdict["mismatches"] == 0 and verdict["first_divergence"] is None
+
+
+def _bad(capsys, tmp_path, *argv):
+    code, out, err = _run(capsys, *argv)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err
+    return err
+
+
+def test_unknown_engine_lists_known(inputs, capsys):
+    err = _bad(capsys, inputs, "run", "--engine", "nope", "--stream", str(inputs / "stream"), "--query",
+               str(inputs / "q.rq"), "--window", "event", "--trace", str(inputs / "t.jsonl"))
+    assert "unknown engine 'nope'" in err and "reeval" in err
+    assert not (inputs / "t.jsonl").exists()
+
+
+@pytest.mark.parametrize(("window", "message"), [("sliding:1", "bad window"), ("sliding:2:5", "slide <= range")])
+def test_bad_window(inputs, capsys, window, message):
+    err = _bad(capsys, inputs, "verify", "--engine", "reeval", "--stream", str(inputs / "stream"), "--query",
+               str(inputs / "q.rq"), "--window", window)
+    assert message in err
+
+
+def test_unsupported_query(inputs, capsys):
+    (inputs / "opt.rq").write_text("SELECT * { ?x <http://p> ?y OPTIONAL { ?y <http://q> ?z } }")
+    err = _bad(capsys, inputs, "run", "--engine", "reeval", "--stream", str(inputs / "stream"), "--query",
+               str(inputs / "opt.rq"), "--window", "event")
+    assert "OPTIONAL" in err and "opt" in err or "OPTIONAL" in err
+
+
+def test_missing_stream(inputs, capsys):
+    err = _bad(capsys, inputs, "run", "--engine", "reeval", "--stream", str(inputs / "nowhere"), "--query",
+               str(inputs / "q.rq"), "--window", "event")
+    assert "nowhere" in err
+
+
+def test_deletions_in_a_windowed_stream(tmp_path, capsys):
+    stream = Stream((Event(0, 0, (Update(INSERT, "<http://ex/a>", "<http://ex/p>", "<http://ex/b>"),)),
+                     Event(1, 1, (Update(DELETE, "<http://ex/a>", "<http://ex/p>", "<http://ex/b>"),))))
+    write_stream(stream, tmp_path / "s")
+    (tmp_path / "q.rq").write_text(QUERY)
+    err = _bad(capsys, tmp_path, "verify", "--engine", "reeval", "--stream", str(tmp_path / "s"), "--query",
+               str(tmp_path / "q.rq"), "--window", "sliding:3:1")
+    assert "event 1" in err and "delet" in err
+
+
+def test_unknown_entailment_is_a_usage_error(inputs, capsys):
+    err = _bad(capsys, inputs, "run", "--engine", "reeval", "--stream", str(inputs / "stream"), "--query",
+               str(inputs / "q.rq"), "--window", "event", "--entailment", "owl")
+    assert "entailment" in err
+
+
+def test_python_dash_m_and_console_script_exist():
+    result = subprocess.run([sys.executable, "-m", "harness", "engines"], capture_output=True, text=True, check=False)
+    assert result.returncode == 0 and "reeval" in result.stdout
