@@ -308,7 +308,7 @@ UNIVERSITY_QUERIES = {
                     "  ?student ub:undergraduateDegreeFrom ?university .\n  ?university ub:name ?name .\n} }\n"),
 }
 
-_UNBOUNDED = "# window: unbounded (no RSP-QL clause: give the window when loading, e.g. window=\"unbounded\")\n"
+_UNBOUNDED = "# window: unbounded\n"
 UPDATES_QUERIES = {
     "enrolled": ("Chain: who takes a course and who teaches it.",
                  _UNBOUNDED + "SELECT ?student ?course ?teacher WHERE {\n"
