@@ -39,6 +39,7 @@ from engines.xsd import (
     RANK_DATATYPES,
     decimal_lexical,
     float_lexical,
+    integer_lexical,
     parse_datetime,
     parse_decimal,
     parse_float,
@@ -70,7 +71,7 @@ def _to_string(value: Value) -> Value:
     if kind == NUMERIC:
         rank = value.rank
         if rank == INTEGER:
-            return string(str(value.value))
+            return string(integer_lexical(value.value))
         if rank == DECIMAL:
             return string(decimal_lexical(value.value))
         return string(float_string(value.value, rank))

@@ -185,7 +185,7 @@ class _Converter:
             if builtin not in m.BUILTINS:
                 raise QueryError(f"FILTER function {name[len('Builtin_'):]} is not supported in a continuous query")
             if builtin == "regex":
-                args = [node.text, node.pattern] + ([node.flags] if node.get("flags") is not None else [])
+                args = [node.text, node.pattern] + ([node.flags] if "flags" in node and node.flags is not None else [])
             elif builtin in ("sameterm", "langmatches"):
                 args = [node.arg1, node.arg2]
             else:
@@ -219,6 +219,48 @@ def _collect(node, converter: _Converter, patterns: list, filters: list) -> None
         _collect(node.p2, converter, patterns, filters)
     else:
         raise QueryError(f"{name} is not supported in a continuous query")
+
+
+def _unwrap(node):
+    """A parse-tree expression stripped of the one-child wrappers the grammar puts around every leaf."""
+    while isinstance(node, CompValue) and node.name.endswith("Expression") and set(node.keys()) == {"expr"}:
+        node = node.expr
+    return node
+
+
+def _constant_filter_leaves(parsed) -> list:
+    """The constants of FILTERs made of one constant, read before translation (which removes FILTERs from
+    the parse tree): rdflib drops those Python finds falsy (0, "", false), testing them with a plain ``if``."""
+    found: list = []
+
+    def walk(value) -> None:
+        if isinstance(value, CompValue):
+            if value.name == "Filter":
+                leaf = _unwrap(value.expr)
+                if isinstance(leaf, Literal) or (isinstance(leaf, CompValue) and leaf.name == "literal"):
+                    found.append(leaf)
+                return
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, (list, tuple)) or type(value).__name__ == "ParseResults":
+            for item in value:
+                walk(item)
+
+    walk(parsed[1].get("where"))
+    return found
+
+
+def _dropped_constant_filters(leaves: list, prologue, converter: _Converter) -> list[m.Expr]:
+    dropped = []
+    for leaf in leaves:
+        if isinstance(leaf, CompValue):
+            datatype = leaf.datatype if "datatype" in leaf else None
+            if datatype is not None and not isinstance(datatype, URIRef):
+                datatype = prologue.absolutize(datatype)
+            leaf = Literal(leaf.string, lang=leaf.lang if "lang" in leaf else None, datatype=datatype)
+        if not leaf:
+            dropped.append(converter.expr(leaf))
+    return dropped
 
 
 def _variable_order(parsed, converter: _Converter) -> list[str]:
@@ -267,7 +309,9 @@ def parse_query(
     plain, declared_window = _strip_rspql(text)
     try:
         parsed = parseQuery(plain)
-        algebra = translateQuery(parsed).algebra
+        constant_leaves = _constant_filter_leaves(parsed)
+        translated = translateQuery(parsed)
+        algebra = translated.algebra
     except QueryError:
         raise
     except Exception as error:  # rdflib raises pyparsing and plain exceptions alike
@@ -288,6 +332,7 @@ def parse_query(
     patterns: list = []
     filters: list = []
     _collect(node.p, converter, patterns, filters)
+    filters.extend(_dropped_constant_filters(constant_leaves, translated.prologue, converter))
     if not patterns:
         raise QueryError(f"query {name} has no triple pattern")
     pattern_vars = {v for pattern in patterns for v in pattern if m.is_variable(v)}

@@ -28,6 +28,7 @@ from engines.xsd import (
     XSD,
     decimal_lexical,
     float_lexical,
+    integer_lexical,
     parse_datetime,
     parse_decimal,
     parse_float,
@@ -158,7 +159,7 @@ def read_term(term: str) -> Value:
 
 def numeric_lexical(value: Value) -> str:
     if value.rank == INTEGER:
-        return str(value.value)
+        return integer_lexical(value.value)
     if value.rank == DECIMAL:
         return decimal_lexical(value.value)
     return float_lexical(value.value, value.rank)

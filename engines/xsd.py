@@ -69,10 +69,8 @@ def to_double(number) -> float:
 def parse_integer(lexical: str, bounds: tuple[int | None, int | None] = (None, None)) -> int | None:
     if INTEGER_RE.fullmatch(lexical) is None:
         return None
-    try:
-        number = int(lexical)
-    except ValueError:  # more digits than Python converts by default
-        return None
+    # Python refuses int() of more than 4300 digits (a denial-of-service guard); Decimal has no such limit.
+    number = int(lexical) if len(lexical) < 4000 else int(Decimal(lexical))
     low, high = bounds
     if (low is not None and number < low) or (high is not None and number > high):
         return None
@@ -122,11 +120,19 @@ def parse_datetime(lexical: str) -> tuple[int | Decimal, bool] | None:
     return instant, zone is not None
 
 
+_STR_DIGITS_BOUND = 10**3999  # below Python's 4300-digit limit on str(int)
+
+
+def integer_lexical(number: int) -> str:
+    return str(number) if -_STR_DIGITS_BOUND < number < _STR_DIGITS_BOUND else format(Decimal(number), "f")
+
+
 def decimal_lexical(number: Decimal) -> str:
     """XSD 1.1 canonical decimal: no exponent, no trailing zeros, integers without a point."""
-    if number == number.to_integral_value():
-        return str(int(number))
-    return format(number, "f").rstrip("0")
+    text = format(number, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
 
 
 def shortest_decimal(number: float, rank: int) -> Decimal:

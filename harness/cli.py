@@ -18,6 +18,8 @@ COMMANDS: dict[str, str] = {
     "engines": "harness.commands.engines_cmd",
     "run": "harness.commands.run_cmd",
     "verify": "harness.commands.verify_cmd",
+    "generate": "harness.commands.generate_cmd",
+    "stats": "harness.commands.stats_cmd",
     "stream": "harness.commands.stream_cmd",
     "demo": "harness.commands.demo_cmd",
 }

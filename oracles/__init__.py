@@ -1,1 +1,7 @@
 """Re-evaluation of DESIGN.md section 2 from scratch: the reference (rdflib) and an independent second oracle."""
+
+from engines.errors import CgpmError
+
+
+class OracleLimitation(CgpmError):
+    """An oracle cannot evaluate this input exactly; it says why instead of answering wrongly."""

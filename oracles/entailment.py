@@ -19,6 +19,11 @@ It does much more than these rules, so its input is prepared so that nothing els
   own vocabulary (owl:Thing, owl:sameAs, rdfs:Resource, axioms) is told apart from the user's;
 - of the output, only triples made of renamed terms and rdf:type are kept, then renamed back.
 
+One case cannot be separated: owlrl types classes and properties with rdf:type internally (e.g.
+``C rdf:type owl:Class``), so a schema giving rules to rdf:type itself (a domain, range,
+super-property or inverse of rdf:type, or rdf:type symmetric) would turn those internal triples
+into user-visible ones. Such a schema raises OracleLimitation; real schemas do not do this.
+
 The rules have one data premise each, so the closure of a graph is the union of the closures of
 its triples, and the closure of one triple commutes with renaming the terms the schema does not
 mention. ``Entailer`` uses that: it runs owlrl once per triple *shape* (the triple with its
@@ -32,7 +37,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engines.model import Triple
-from oracles.nterms import OWL, RDF, RDF_TYPE, RDFS
+from oracles import OracleLimitation
+from oracles.nterms import OWL, RDF_TYPE, RDFS
 
 SUB_CLASS_OF = f"<{RDFS}subClassOf>"
 SUB_PROPERTY_OF = f"<{RDFS}subPropertyOf>"
@@ -54,6 +60,16 @@ def schema_rules(schema: Iterable[Triple]) -> tuple[Triple, ...]:
         if triple[1] in SCHEMA_PREDICATES or (triple[1] == RDF_TYPE and triple[2] == SYMMETRIC_PROPERTY)
     }
     return tuple(sorted(kept))
+
+
+def check_rules(rules: Iterable[Triple]) -> None:
+    """Refuse a schema that gives rules to rdf:type itself: owlrl's own class typing would feed them."""
+    for s, p, o in rules:
+        if s == RDF_TYPE or (p == INVERSE_OF and o == RDF_TYPE):
+            raise OracleLimitation(
+                f"the schema triple {s} {p} {o} gives rules to rdf:type itself; owlrl types classes with rdf:type "
+                "internally, so the oracle cannot tell those triples from entailed ones"
+            )
 
 
 def schema_terms(rules: Iterable[Triple]) -> frozenset[str]:
@@ -117,7 +133,9 @@ def _owlrl_run(data: Iterable[Triple], rules: Iterable[Triple]) -> set[Triple]:
 def owlrl_closure(data: Iterable[Triple], schema: Iterable[Triple]) -> frozenset[Triple]:
     """The closure of ``data`` under the named rules, by one owlrl run over the whole graph."""
     data = set(data)
-    return frozenset(_owlrl_run(data, schema_rules(schema)) | data)
+    rules = schema_rules(schema)
+    check_rules(rules)
+    return frozenset(_owlrl_run(data, rules) | data)
 
 
 class Entailer:
@@ -125,11 +143,10 @@ class Entailer:
 
     def __init__(self, schema: Iterable[Triple]) -> None:
         self.rules = schema_rules(schema)
+        check_rules(self.rules)
         self.kept_terms = schema_terms(self.rules)
         self._shapes: dict[tuple, tuple[Triple, ...]] = {}
         self._per_triple: dict[Triple, tuple[Triple, ...]] = {}
-        # rdf:type triples match a rule through their class, unless rdf:type itself has a domain, super-property...
-        self._type_has_rules = any(s == RDF_TYPE for s, _, _ in self.rules)
         self.owlrl_runs = 0
 
     def _shape(self, triple: Triple) -> tuple[tuple[str, str, str], list[str]]:
@@ -150,8 +167,9 @@ class Entailer:
         if cached is not None:
             return cached
         s, p, o = triple
-        if p not in self.kept_terms or (p == RDF_TYPE and o not in self.kept_terms and not self._type_has_rules):
-            # No rule has a premise this triple can match: the schema says nothing of p (nor, for rdf:type, of o).
+        if p not in self.kept_terms or (p == RDF_TYPE and o not in self.kept_terms):
+            # No rule has a premise this triple can match: the schema says nothing of p (nor, for rdf:type, of o;
+            # rules on rdf:type itself are refused by check_rules).
             result: tuple[Triple, ...] = (triple,)
         else:
             shape, slots = self._shape(triple)

@@ -23,9 +23,9 @@ from functools import lru_cache
 
 import pyoxigraph as ox
 
-from engines.errors import CgpmError, QueryError
+from engines.errors import QueryError
 from engines.model import Call, ContinuousQuery, Expr, Mapping, TermExpr, Triple, is_variable
-from oracles import nterms
+from oracles import OracleLimitation, nterms
 
 _MASKED = re.compile(
     r'"""(?:[^"\\]|\\.|"(?!""))*"""'
@@ -38,10 +38,6 @@ _MASKED = re.compile(
 _FILTER = re.compile(r"\bFILTER\b", re.IGNORECASE)
 _SELECT = re.compile(r"\bSELECT\b", re.IGNORECASE)
 _LEXICAL_BUILTINS = {"str", "regex", "sameterm"}
-
-
-class OracleLimitation(CgpmError):
-    """An oracle cannot evaluate this query over this graph exactly; it says why instead of answering."""
 
 
 def _mask(text: str) -> str:
@@ -88,7 +84,7 @@ def _query_text(where_sparql: str, patterns: tuple, variables: tuple) -> str:
         raise QueryError("oxigraph oracle: a query variable clashes with the oracle's blank-node variable names")
     body = [" ".join(names[x] if is_variable(x) else x for x in pattern) + " ." for pattern in patterns]
     body += [f"FILTER({constraint})" for constraint in constraints]
-    select = " ".join(names[v] for v in variables)
+    select = " ".join(names[v] for v in variables) or "*"  # a ground pattern: one empty solution or none
     return f"{prologue}SELECT {select} WHERE {{\n  " + "\n  ".join(body) + "\n}"
 
 
@@ -177,6 +173,10 @@ class OxigraphOracle:
             quads.append(self._quad(triple))
         self.store.extend(quads)
         self.content = wanted
+
+    def rewritten_terms(self) -> set[str]:
+        """Input terms (data and query constants seen so far) that Oxigraph stores differently."""
+        return {term for term, stored in self._stored_as.items() if stored != term}
 
     def _merged(self, stored: str) -> bool:
         return self._inputs_of.get(stored, {stored}) != {stored}

@@ -24,8 +24,18 @@ def _runs(engine_name: str, check) -> bool:
     return True
 
 
+# (engine, check) -> why it is expected to fail; strict, so a fix shows up as a failure to update this table
+KNOWN_DIVERGENCES = {
+    ("oxigraph", "numeric-term-identity"):
+        "oxigraph stores \"01\"^^xsd:integer as \"1\"^^xsd:integer (tests/engines/test_oxigraph_divergence.py)",
+}
+
 CASES = [
-    pytest.param(name, check, id=f"{name}:{check.name}")
+    pytest.param(
+        name, check, id=f"{name}:{check.name}",
+        marks=[pytest.mark.xfail(reason=KNOWN_DIVERGENCES[name, check.name], strict=True)]
+        if (name, check.name) in KNOWN_DIVERGENCES else [],
+    )
     for name in known_engines()
     for check in CHECKS
     if _runs(name, check)

@@ -52,7 +52,7 @@ def test_oracle_window_follows_the_page(block):
     from oracles.window import window_contents
 
     window, events, expected = _parse(block)
-    for index, _ts, content in window_contents(events, window):
+    for index, content in window_contents(events, window):
         assert _members(content) == expected[index], f"after e{index}"
 
 

@@ -168,7 +168,7 @@ class DeltaEngine:
                 continue
             self.counts["updates"] += 1
             for sign, answer in self._apply(update.op, triple):
-                before[answer] = sign == DELETE
+                before.setdefault(answer, sign == DELETE)
                 after[answer] = sign == INSERT
         return Delta(
             added=[a for a, held in after.items() if held and not before[a]],

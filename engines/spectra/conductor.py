@@ -88,7 +88,7 @@ class QueryConductor:
             if not routes:
                 continue
             triple = encode(s, p, o)
-            if False:
+            if triple in static:
                 continue
             if stamp_triple(triple, stamp):
                 for j in routes:

@@ -94,9 +94,23 @@ class JoinPlanner:
         self.views = tuple(views)
         self.variable_count = variable_count
         self._compiled: dict[tuple, tuple[list[Step], Callable]] = {}
+        self._orders: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     def order(self, seed: int) -> tuple[int, ...]:
-        """The seed pattern, then the others greedily by expected fan-out (left-deep)."""
+        """The seed pattern, then the others greedily by expected fan-out (left-deep).
+
+        The greedy choice is remembered per seed until some view's size crosses a power of two:
+        the order follows the cardinalities at every event without paying for the search each time.
+        """
+        signature = tuple([view.size.bit_length() for view in self.views])
+        remembered = self._orders.get(seed)
+        if remembered is not None and remembered[0] == signature:
+            return remembered[1]
+        order = self._greedy(seed)
+        self._orders[seed] = (signature, order)
+        return order
+
+    def _greedy(self, seed: int) -> tuple[int, ...]:
         shapes, views = self.shapes, self.views
         bound = set(shapes[seed].row_variables)
         remaining = [j for j in range(len(shapes)) if j != seed]

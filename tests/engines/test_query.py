@@ -136,3 +136,15 @@ def test_comment_directives_give_defaults_that_arguments_override():
     assert query.window == m.Window.tumbling(5_000) and query.entailment == "rdfs"
     query = parse_query(text, window="event", entailment="none")
     assert query.window == m.Window("event") and query.entailment == "none"
+
+
+@pytest.mark.parametrize("constant", ["false", "0", '""', '"false"^^<http://www.w3.org/2001/XMLSchema#boolean>'])
+def test_falsy_constant_filters_are_kept(constant):
+    """rdflib's algebra drops FILTER(0) and friends; the reader must not, or the query would match everything."""
+    query = parse_query(f"SELECT * {{ ?x <http://p> ?y FILTER({constant}) }}", window="event")
+    assert len(query.filters) == 1 and isinstance(query.filters[0], m.TermExpr)
+
+
+def test_two_argument_regex():
+    query = parse_query('SELECT * { ?x <http://p> ?y FILTER(REGEX(?y, "a")) }', window="event")
+    assert query.filters[0].name == "regex" and len(query.filters[0].args) == 2

@@ -74,6 +74,8 @@ DENSE_QUERIES = [
     "SELECT * WHERE { ?x :p ?y . ?z :q ?w }",  # disconnected: a cross product
     "SELECT * WHERE { :a :p :b . ?x :q ?y }",  # a pattern of constants only
     "SELECT * WHERE { ?s ?p ?o }",  # everything
+    "SELECT * WHERE { ?x :p ?y . ?y ?r ?x }",  # a cycle closed by a variable predicate: a check on a wide row
+    "SELECT * WHERE { ?x ?r ?y . ?y ?r ?z }",  # two wide rows sharing two variables
 ]
 
 

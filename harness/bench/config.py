@@ -1,0 +1,263 @@
+"""A run configuration is resolved once, defaults < TOML file < command-line flags, and every key is checked by name.
+
+The resolved configuration is a plain dict (``BenchConfig.as_json``) saved in the run's
+``run.json``, so a run can be repeated and a rerun can check it continues the same run. A bad
+value is a ConfigError naming the key and the file (or the flag) it came from.
+
+File shape (every key optional; relative paths are relative to the file's directory)::
+
+    name = "lubm-windows"
+    engines = ["scan", "reeval"]         # default: every registered engine
+    repetitions = 5
+    warmup = 0                           # untimed passes in the cell's process before the timed one
+    timeout_s = 600.0                    # per cell and repetition
+    memory_mb = 4096                     # RSS cap per cell process
+    rss_hz = 20.0                        # RSS sampling rate (0: no series, limits still enforced)
+    verify = false                       # also check each cell against the oracle (untimed)
+    verify_every = 1
+    runner = "spark"                     # spark: Spark tasks, workers not reused | process: spawn per cell
+    parallel = 1                         # timed cells at once
+    spark_master = "local[2]"
+
+    [[workloads]]
+    stream = "../harness/examples/university"       # a stream directory, or
+    # generate = { dataset = "lubm", scales = [1], seed = 0, event_shapes = ["entity"] }
+    queries = ["../harness/examples/university/queries/*.rq"]
+    windows = ["query", "sliding:5s:1s"]             # "query": the query's own window
+    entailment = "query"                             # or "none" / "rdfs"
+    max_events = 0                                   # 0: the whole stream; N: its first N events
+"""
+
+from __future__ import annotations
+
+import glob
+import tomllib
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+
+from engines.errors import CgpmError, ConfigError
+from engines.windows import parse_window
+
+RUNNERS = ("spark", "process")
+ENTAILMENTS = ("query", "none", "rdfs")
+QUERY_WINDOW = "query"
+
+
+@dataclass(frozen=True)
+class Generate:
+    """A stream made by a generator for this run: one per (scale, event shape)."""
+
+    dataset: str
+    scales: tuple[int, ...] = (1,)
+    seed: int = 0
+    event_shapes: tuple[str, ...] = ("entity",)
+    rate: float | None = None
+
+
+@dataclass(frozen=True)
+class Workload:
+    """Queries run over one stream (or generated streams), under each window listed."""
+
+    queries: tuple[str, ...]
+    stream: str | None = None
+    generate: Generate | None = None
+    windows: tuple[str, ...] = (QUERY_WINDOW,)
+    entailment: str = "query"
+    max_events: int = 0
+
+
+@dataclass(frozen=True)
+class BenchConfig:
+    name: str = "bench"
+    engines: tuple[str, ...] = ()  # empty: every registered engine
+    repetitions: int = 3
+    warmup: int = 0
+    timeout_s: float = 600.0
+    memory_mb: int = 4096
+    rss_hz: float = 20.0
+    verify: bool = False
+    verify_every: int = 1
+    runner: str = "spark"
+    parallel: int = 1
+    spark_master: str = "local[2]"
+    workloads: tuple[Workload, ...] = ()
+    stream_cache: str = "results/runs/.streams"
+
+    def as_json(self) -> dict:
+        return asdict(self)
+
+
+# keys that may differ between a run and its resumption without changing what the cells measure
+VOLATILE_KEYS = ("parallel", "spark_master", "stream_cache")
+
+_TOP_TYPES = {
+    "name": str, "engines": list, "repetitions": int, "warmup": int, "timeout_s": (int, float), "memory_mb": int,
+    "rss_hz": (int, float), "verify": bool, "verify_every": int, "runner": str, "parallel": int,
+    "spark_master": str, "workloads": list, "stream_cache": str,
+}
+_WORKLOAD_TYPES = {"queries": list, "stream": str, "generate": dict, "windows": list, "entailment": str, "max_events": int}
+_GENERATE_TYPES = {"dataset": str, "scales": list, "seed": int, "event_shapes": list, "rate": (int, float)}
+
+
+def _type_name(kind) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    names = {int: "an integer", float: "a number", str: "a string", bool: "true or false", list: "a list", dict: "a table"}
+    return " or ".join(names[k] for k in kinds)
+
+
+def _checked(table: dict, types: dict, where: str, prefix: str = "") -> dict:
+    """``table`` with every key known and of its type; ConfigError naming the first bad key otherwise."""
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if key not in types:
+            raise ConfigError(f"unknown key {name!r} in {where} (known: {', '.join(sorted(types))})")
+        kind = types[key]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+            raise ConfigError(f"key {name!r} in {where} must be {_type_name(kind)}, not {value!r}")
+    return table
+
+
+def _resolve_path(text: str, base: Path | None) -> str:
+    path = Path(text).expanduser()
+    if not path.is_absolute() and base is not None:
+        path = base / path
+    return str(path.resolve())
+
+
+def _expand_queries(patterns, base: Path | None, where: str, key: str) -> tuple[str, ...]:
+    found: list[str] = []
+    for pattern in patterns:
+        if not isinstance(pattern, str):
+            raise ConfigError(f"key {key!r} in {where} must list file names, not {pattern!r}")
+        resolved = _resolve_path(pattern, base)
+        matches = sorted(glob.glob(resolved)) if glob.has_magic(resolved) else [resolved]
+        if not matches:
+            raise ConfigError(f"key {key!r} in {where}: no query file matches {pattern!r}")
+        for match in matches:
+            if not Path(match).is_file():
+                raise ConfigError(f"key {key!r} in {where}: query file {match} does not exist")
+            found.append(match)
+    return tuple(found)
+
+
+def _generate(table: dict, where: str, key: str) -> Generate:
+    _checked(table, _GENERATE_TYPES, where, f"{key}.")
+    if "dataset" not in table:
+        raise ConfigError(f"key {key + '.dataset'!r} is missing in {where}")
+    scales = tuple(table.get("scales", [1]))
+    if not scales or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in scales):
+        raise ConfigError(f"key {key + '.scales'!r} in {where} must list integers >= 1, not {table['scales']!r}")
+    shapes = tuple(table.get("event_shapes", ["entity"]))
+    if not shapes or not all(isinstance(s, str) for s in shapes):
+        raise ConfigError(f"key {key + '.event_shapes'!r} in {where} must list shapes like 'entity' or 'triples:10'")
+    rate = table.get("rate")
+    return Generate(table["dataset"], scales, table.get("seed", 0), shapes, None if rate is None else float(rate))
+
+
+def workload_from(table: dict, base: Path | None, where: str, key: str) -> Workload:
+    _checked(table, _WORKLOAD_TYPES, where, f"{key}.")
+    if ("stream" in table) == ("generate" in table):
+        raise ConfigError(f"{key} in {where} needs exactly one of 'stream' (a directory) or 'generate' (a dataset)")
+    if not table.get("queries"):
+        raise ConfigError(f"key {key + '.queries'!r} is missing or empty in {where}")
+    windows = tuple(table.get("windows", [QUERY_WINDOW]))
+    for window in windows:
+        if window != QUERY_WINDOW:
+            try:
+                parse_window(window) if isinstance(window, str) else None
+            except CgpmError as error:
+                raise ConfigError(f"key {key + '.windows'!r} in {where}: {error}") from None
+            if not isinstance(window, str):
+                raise ConfigError(f"key {key + '.windows'!r} in {where} must list window specs, not {window!r}")
+    entailment = table.get("entailment", "query")
+    if entailment not in ENTAILMENTS:
+        raise ConfigError(f"key {key + '.entailment'!r} in {where} must be one of {', '.join(ENTAILMENTS)}")
+    if table.get("max_events", 0) < 0:
+        raise ConfigError(f"key {key + '.max_events'!r} in {where} must be >= 0")
+    stream = _resolve_path(table["stream"], base) if "stream" in table else None
+    if stream is not None and not Path(stream).is_dir():
+        raise ConfigError(f"key {key + '.stream'!r} in {where}: stream directory {stream} does not exist")
+    return Workload(
+        queries=_expand_queries(table["queries"], base, where, f"{key}.queries"),
+        stream=stream,
+        generate=_generate(table["generate"], where, f"{key}.generate") if "generate" in table else None,
+        windows=windows, entailment=entailment, max_events=table.get("max_events", 0),
+    )
+
+
+def _validated(config: BenchConfig, where: str) -> BenchConfig:
+    positive = {"repetitions": 1, "verify_every": 1, "parallel": 1, "memory_mb": 1}
+    for key, least in positive.items():
+        if getattr(config, key) < least:
+            raise ConfigError(f"key {key!r} in {where} must be >= {least}, not {getattr(config, key)!r}")
+    if config.warmup < 0:
+        raise ConfigError(f"key 'warmup' in {where} must be >= 0")
+    if not config.timeout_s > 0:
+        raise ConfigError(f"key 'timeout_s' in {where} must be > 0")
+    if config.rss_hz != 0 and config.rss_hz < 10:
+        raise ConfigError(f"key 'rss_hz' in {where} must be 0 (no series) or at least 10 samples per second")
+    if config.runner not in RUNNERS:
+        raise ConfigError(f"key 'runner' in {where} must be one of {', '.join(RUNNERS)}, not {config.runner!r}")
+    for engine in config.engines:
+        if not isinstance(engine, str):
+            raise ConfigError(f"key 'engines' in {where} must list engine names, not {engine!r}")
+    return config
+
+
+def config_from_table(table: dict, *, base: Path | None = None, where: str = "the configuration",
+                      start: BenchConfig | None = None) -> BenchConfig:
+    """``start`` (default: the defaults) updated by the keys of ``table``."""
+    _checked(table, _TOP_TYPES, where)
+    values = {key: value for key, value in table.items() if key != "workloads"}
+    if "engines" in values:
+        values["engines"] = tuple(values["engines"])
+    for key in ("timeout_s", "rss_hz"):
+        if key in values:
+            values[key] = float(values[key])
+    if "stream_cache" in values:
+        values["stream_cache"] = _resolve_path(values["stream_cache"], base)
+    if "workloads" in table:
+        workloads = []
+        for number, item in enumerate(table["workloads"], start=1):
+            if not isinstance(item, dict):
+                raise ConfigError(f"key 'workloads' in {where} must be [[workloads]] tables")
+            workloads.append(workload_from(item, base, where, f"workloads[{number}]"))
+        values["workloads"] = tuple(workloads)
+    return _validated(replace(start or BenchConfig(), **values), where)
+
+
+def load_config(path: str | Path) -> BenchConfig:
+    """The defaults updated by the TOML file at ``path``."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ConfigError(f"cannot read configuration {path}: {error.strerror or error}") from None
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path} is not valid TOML: {error}") from None
+    return config_from_table(table, base=path.resolve().parent, where=str(path))
+
+
+def with_flags(config: BenchConfig, flags: dict, *, workload: dict | None = None) -> BenchConfig:
+    """``config`` with the command-line values that were given (None means not given); a one-cell workload replaces the file's."""
+    given = {key: value for key, value in flags.items() if value is not None}
+    unknown = set(given) - {f.name for f in fields(BenchConfig)}
+    if unknown:
+        raise ConfigError(f"unknown configuration keys from the command line: {', '.join(sorted(unknown))}")
+    table = {key: (list(value) if isinstance(value, tuple) else value) for key, value in given.items()}
+    if workload is not None:
+        table["workloads"] = [workload]
+    return config_from_table(table, base=Path.cwd(), where="the command line", start=config)
+
+
+def config_digest_view(config_json: dict) -> dict:
+    """The part of a resolved configuration that decides what the cells measure."""
+    return {key: value for key, value in config_json.items() if key not in VOLATILE_KEYS}
+
+
+DEFAULTS = BenchConfig()
+__all__ = ["BenchConfig", "DEFAULTS", "Generate", "Workload", "load_config", "with_flags", "config_from_table",
+           "config_digest_view"]

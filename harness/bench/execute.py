@@ -1,0 +1,219 @@
+"""A benchmark run measures every cell of its matrix once per repetition, each in a fresh process, and can be resumed.
+
+Order: repetition rounds (every cell's repetition 0, then every cell's repetition 1, ...), so a
+drift in the machine's load spreads over all cells instead of landing on a few; ``parallel``
+timed tasks at once (1 by default). A cell whose repetition ended ``unsupported``, ``timeout`` or
+``memory`` is not repeated. Verification tasks, when asked for, run after the timed ones and
+may run in parallel: they time nothing. Each finished task is stored at once (``store.save_part``)
+and the cells table rebuilt, so killing the run loses at most the tasks in flight.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from datetime import datetime, timezone
+from pathlib import Path
+
+from engines.errors import ConfigError
+from engines.registry import get_engine, known_engines
+from harness.bench import store
+from harness.bench.config import BenchConfig, config_digest_view
+from harness.bench.datasets import prepare_streams
+from harness.bench.machine import git_info, machine_info, package_versions
+from harness.bench.matrix import Cell, expand
+
+NOT_REPEATED = ("unsupported", "timeout", "memory")
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def resolve_engines(config: BenchConfig) -> list[str]:
+    names = list(config.engines) or known_engines()
+    for name in names:
+        get_engine(name)  # an unknown or broken engine fails before any work
+    return names
+
+
+def check_out_dir(out: Path, config: BenchConfig) -> dict | None:
+    """The stored run.json when ``out`` holds this same run (to resume); None for a new run; ConfigError otherwise."""
+    if not out.exists():
+        return None
+    if not out.is_dir():
+        raise ConfigError(f"--out {out} exists and is not a directory")
+    if not (out / store.RUN_FILE).exists():
+        if any(out.iterdir()):
+            raise ConfigError(f"--out {out} already holds files that are not a benchmark run; choose another directory")
+        return None
+    info = store.read_run_info(out)
+    if config_digest_view(info["config"]) != config_digest_view(config.as_json()):
+        raise ConfigError(f"{out} holds a run of a different configuration; resume it with the same one or choose another --out")
+    return info
+
+
+def _task(kind: str, cell: Cell, repetition, config: BenchConfig, progress_dir: str | None) -> dict:
+    cell_id = cell.cell_id
+    progress_path = None
+    if progress_dir and kind == "time":
+        progress_path = os.path.join(progress_dir, f"{cell_id}.r{repetition}")
+    return {
+        "kind": kind, "cell": cell.as_json(), "cell_id": cell_id, "repetition": repetition,
+        "warmup": config.warmup, "timeout_s": config.timeout_s, "memory_bytes": config.memory_mb * 2**20,
+        "rss_hz": config.rss_hz, "verify_every": config.verify_every, "oracle": "rdflib", "progress_path": progress_path,
+    }
+
+
+class Progress:
+    """Two bars on stderr when it is a terminal: tasks done, and events fed in the running cells (read from their progress files)."""
+
+    def __init__(self, total: int, directory: str | None):
+        from tqdm import tqdm
+
+        enabled = directory is not None
+        self.tasks = tqdm(total=total, desc="cells", unit="cell", disable=not enabled, file=sys.stderr, position=0)
+        self.events = tqdm(total=0, desc="events fed", unit="ev", disable=not enabled, file=sys.stderr, position=1, leave=False)
+        self.directory = directory
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._poll, daemon=True) if enabled else None
+        if self._thread:
+            self._thread.start()
+
+    def _poll(self) -> None:
+        while not self._stop.wait(0.5):
+            done = total = 0
+            for path in Path(self.directory).glob("*"):
+                try:
+                    fed, events = (int(x) for x in path.read_text().split())
+                except (OSError, ValueError):
+                    continue
+                done, total = done + fed, total + events
+            self.events.total = total
+            self.events.n = done
+            self.events.refresh()
+
+    def task_done(self, label: str) -> None:
+        self.tasks.set_postfix_str(label[:60], refresh=False)
+        self.tasks.update(1)
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread:
+            self._thread.join()
+        self.events.close()
+        self.tasks.close()
+
+
+def _run_info(config: BenchConfig, out: Path, cells: list[Cell], runner, previous: dict | None, argv) -> dict:
+    info = {
+        "schema_version": store.SCHEMA_VERSION,
+        "run_id": out.name,
+        "created": previous["created"] if previous else now(),
+        "resumed": (previous.get("resumed", []) + [now()]) if previous else [],
+        "status": "running",
+        "command": list(argv) if argv is not None else None,
+        "runner": {"name": runner.name, "description": runner.description,
+                   "spark_master": config.spark_master if runner.name == "spark" else None},
+        "machine": machine_info(),
+        "git": git_info(),
+        "packages": package_versions(),
+        "config": config.as_json(),
+        "cells": [{"cell_id": cell.cell_id, **cell.as_json()} for cell in cells],
+    }
+    if previous:
+        info["machine_at_start"] = previous.get("machine_at_start", previous.get("machine"))
+    return info
+
+
+def run_bench(config: BenchConfig, out: str | Path, *, runner=None, argv=None, say=lambda message: None,
+              show_progress: bool | None = None) -> Path:
+    """Run (or resume) the benchmark ``config`` into ``out``; returns the run directory."""
+    from harness.bench.runners import make_runner
+
+    out = Path(out).resolve()
+    if not config.workloads:
+        raise ConfigError("the configuration has no workloads: give [[workloads]] in the file, or --stream and --query")
+    previous = check_out_dir(out, config)
+    engines = resolve_engines(config)
+    runner = runner or make_runner(config.runner, config.spark_master)
+    spark = None
+    if runner.name == "spark":
+        from harness.spark import spark_session
+        spark = spark_session(config.spark_master)
+    generated = prepare_streams(config, spark, say)
+    cells = expand(config, engines, generated)
+    done = store.finished_parts(out)
+    if previous:
+        say(f"resuming {out}: {len(done)} finished tasks kept")
+    info = _run_info(config, out, cells, runner, previous, argv)
+    store.write_json(out / store.RUN_FILE, info)
+    show_progress = sys.stderr.isatty() if show_progress is None else show_progress
+    with tempfile.TemporaryDirectory(prefix="cgpm-bench-progress-") as progress_dir:
+        _execute(config, out, cells, runner, done, progress_dir if show_progress else None)
+    store.write_cells(out)
+    store.write_series(out)
+    info.update(status="complete", finished=now())
+    store.write_json(out / store.RUN_FILE, info)
+    return out
+
+
+def _execute(config: BenchConfig, out: Path, cells: list[Cell], runner, done: set, progress_dir: str | None) -> None:
+    by_id = {cell.cell_id: cell for cell in cells}
+    stopped: set[str] = set()
+    for cell_id, repetition in done:
+        if repetition != store.VERIFY_PART:
+            part = store.part_path(out, cell_id, repetition)
+            if _stored_status(part) in NOT_REPEATED:
+                stopped.add(cell_id)
+    verify_cells = [cell for cell in cells if config.verify and get_engine(cell.engine).capabilities.matches]
+    pending_timed = sum(1 for cell in cells for r in range(config.repetitions) if (cell.cell_id, r) not in done)
+    pending_verify = sum(1 for cell in verify_cells if (cell.cell_id, store.VERIFY_PART) not in done)
+    progress = Progress(pending_timed + pending_verify, progress_dir)
+    try:
+        for repetition in range(config.repetitions):
+            round_cells = [cell for cell in cells if (cell.cell_id, repetition) not in done and cell.cell_id not in stopped]
+            tasks = [_task("time", cell, repetition, config, progress_dir) for cell in round_cells]
+            for task, result in _pool(runner, tasks, config.parallel):
+                store.save_part(out, by_id[task["cell_id"]].as_json(), task["cell_id"], repetition, result)
+                store.write_cells(out)
+                if result["row"].get("status") in NOT_REPEATED:
+                    stopped.add(task["cell_id"])
+                progress.task_done(f"{task['cell_id']} r{repetition}: {result['row'].get('status')}")
+        tasks = [_task("verify", cell, store.VERIFY_PART, config, None) for cell in verify_cells
+                 if (cell.cell_id, store.VERIFY_PART) not in done]
+        for task, result in _pool(runner, tasks, max(config.parallel, os.cpu_count() or 1)):
+            store.save_part(out, by_id[task["cell_id"]].as_json(), task["cell_id"], store.VERIFY_PART, result)
+            store.write_cells(out)
+            progress.task_done(f"{task['cell_id']} verify: {result['row'].get('verdict')}")
+    finally:
+        progress.close()
+
+
+def _stored_status(part: Path) -> str | None:
+    import json
+
+    try:
+        return json.loads(part.read_text(encoding="utf-8"))["row"].get("status")
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _pool(runner, tasks: list[dict], parallel: int):
+    """(task, result) as tasks finish, ``parallel`` at a time; results are handled in the calling thread only."""
+    if parallel <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield task, runner.run(task)
+        return
+    with ThreadPoolExecutor(max_workers=parallel) as pool:
+        futures = {pool.submit(runner.run, task): task for task in tasks}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+
+
+def elapsed(started: float) -> str:
+    return f"{time.perf_counter() - started:.1f}s"

@@ -1,0 +1,113 @@
+"""The matrix is the cross product engines × workload streams × queries × windows, each cell named by what it measures.
+
+A Cell's ``key`` holds what identifies it across runs and machines (engine, dataset, scale,
+event shape, query name, window, entailment, stream prefix); ``cell_id`` is a readable slug plus a
+hash of that key, so the same cell in two runs has the same id and ``cgpm compare`` can match them.
+Paths (stream directory, query file) say where to find the inputs on this machine only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from harness.bench.config import QUERY_WINDOW, BenchConfig, Workload
+
+KEY_COLUMNS = ("engine", "dataset", "scale", "event_shape", "query", "window", "entailment", "max_events")
+
+
+@dataclass(frozen=True)
+class Cell:
+    engine: str
+    dataset: str
+    scale: int | None
+    event_shape: str
+    query: str           # the query's name (file stem)
+    window: str          # the window spec the cell runs (the query's own resolved when the workload says "query")
+    entailment: str      # "none" or "rdfs", resolved the same way
+    max_events: int
+    stream_dir: str
+    query_path: str
+
+    @property
+    def key(self) -> dict:
+        return {column: getattr(self, column) for column in KEY_COLUMNS}
+
+    @property
+    def cell_id(self) -> str:
+        return cell_id_of(self.key)
+
+    def as_json(self) -> dict:
+        return asdict(self)
+
+
+def cell_id_of(key: dict) -> str:
+    digest = hashlib.sha1(json.dumps(key, sort_keys=True).encode()).hexdigest()[:10]
+    words = [key["engine"], key["dataset"], key["query"], key["window"]]
+    slug = "--".join(re.sub(r"[^A-Za-z0-9.]+", "-", str(word)).strip("-") for word in words)
+    return f"{slug}--{digest}"
+
+
+@dataclass(frozen=True)
+class StreamSource:
+    """One stream a workload runs on, with what its provenance says about it."""
+
+    directory: str
+    dataset: str
+    scale: int | None
+    event_shape: str
+
+
+def read_source(directory: str | Path) -> StreamSource:
+    """Dataset, scale and event shape of a stream directory, from its stream.json alone (the events are not read)."""
+    from harness.streams.layout import read_provenance, stream_directory
+
+    directory = stream_directory(directory)
+    provenance = read_provenance(directory)
+    dataset = provenance.get("dataset") or directory.name
+    scale = provenance.get("scale")
+    return StreamSource(str(directory), str(dataset), scale if isinstance(scale, int) else None,
+                        str(provenance.get("event_shape", "as stored")))
+
+
+def workload_sources(workload: Workload, generated: dict) -> list[StreamSource]:
+    """The streams of ``workload``: its directory, or the generated streams (``generated`` maps spec key -> directory)."""
+    if workload.stream is not None:
+        return [read_source(workload.stream)]
+    spec = workload.generate
+    return [read_source(generated[(spec.dataset, scale, spec.seed, shape, spec.rate)])
+            for scale in spec.scales for shape in spec.event_shapes]
+
+
+def expand(config: BenchConfig, engines: list[str], generated: dict) -> list[Cell]:
+    """Every cell of the run, in a stable order: workload, stream, query, window, then engine."""
+    cells = []
+    for workload in config.workloads:
+        for source in workload_sources(workload, generated):
+            for query_path in workload.queries:
+                for window in workload.windows:
+                    query = resolved_query(query_path, window, workload.entailment)
+                    for engine in engines:
+                        cells.append(Cell(
+                            engine=engine, dataset=source.dataset, scale=source.scale, event_shape=source.event_shape,
+                            query=query.name, window=query.window.spec(), entailment=query.entailment,
+                            max_events=workload.max_events, stream_dir=source.directory, query_path=query_path,
+                        ))
+    seen = set()
+    unique = []
+    for cell in cells:
+        if cell.cell_id not in seen:
+            seen.add(cell.cell_id)
+            unique.append(cell)
+    return unique
+
+
+def resolved_query(query_path: str, window: str, entailment: str):
+    """The query as a cell runs it: its own window and entailment unless the workload names others."""
+    from engines.query import load_query
+
+    return load_query(query_path, window=None if window == QUERY_WINDOW else window,
+                      entailment=None if entailment == "query" else entailment)

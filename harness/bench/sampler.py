@@ -1,0 +1,122 @@
+"""The cell's own RSS is sampled from a thread at a fixed rate, and the cell is stopped once it passes its time-out or memory cap.
+
+The sampler runs in the measured process (psutil on its own pid, as SPECTRA polled /proc), so a
+sample costs one ``/proc/self/statm`` read; it keeps its own CPU time (``cpu_s``) so every cell
+states the sampler's overhead beside its wall time. Limits are enforced from the same thread:
+when armed and past the deadline or the cap, it signals the main thread once (SIGUSR2), whose
+handler raises ``CellLimit``; the runner's hard deadline stops a process that ignores it (a
+long call in native code).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable
+
+import psutil
+
+LIMIT_SIGNAL = signal.SIGUSR2
+WATCH_HZ = 10.0  # limits are checked this often even when no series is kept
+
+
+class CellLimit(BaseException):
+    """Raised in the main thread when the cell passed a limit; BaseException so engine code cannot swallow it."""
+
+    def __init__(self, status: str, detail: str):
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+class RssSampler:
+    """Samples RSS at ``hz`` (0: no series) into ``series`` as (perf_counter_ns, rss_bytes) and watches the limits."""
+
+    def __init__(self, hz: float, *, memory_cap_bytes: int | None = None, progress: Callable[[], None] | None = None,
+                 progress_every_s: float = 0.5):
+        self.hz = hz
+        self.interval = 1.0 / hz if hz > 0 else 1.0 / WATCH_HZ
+        self.memory_cap_bytes = memory_cap_bytes
+        self.series: list[tuple[int, int]] = []
+        self.peak = 0
+        self.cpu_s = 0.0
+        self.lifetime_s = 0.0
+        self._process = psutil.Process(os.getpid())
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._deadline_ns: int | None = None
+        self._armed = False
+        self._fired: CellLimit | None = None
+        self._progress = progress
+        self._progress_every_ns = int(progress_every_s * 1e9)
+        self._thread = threading.Thread(target=self._run, name="cgpm-rss-sampler", daemon=True)
+        self._previous_handler = None
+
+    def rss(self) -> int:
+        return self._process.memory_info().rss
+
+    def start(self) -> RssSampler:
+        if threading.current_thread() is threading.main_thread():
+            self._previous_handler = signal.signal(LIMIT_SIGNAL, self._raise_limit)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.disarm()
+        self._stop.set()
+        self._thread.join()
+        if self._previous_handler is not None:
+            signal.signal(LIMIT_SIGNAL, self._previous_handler)
+
+    def arm(self, timeout_s: float) -> None:
+        """Start enforcing the limits: the time-out counts from now."""
+        with self._lock:
+            self._deadline_ns = time.perf_counter_ns() + int(timeout_s * 1e9)
+            self._armed = True
+
+    def disarm(self) -> None:
+        with self._lock:
+            self._armed = False
+
+    def _raise_limit(self, signum, frame):
+        if self._fired is not None:
+            raise self._fired
+
+    def _fire(self, status: str, detail: str) -> None:
+        with self._lock:
+            if not self._armed or self._fired is not None:
+                return
+            self._fired = CellLimit(status, detail)
+            self._armed = False
+        if self._previous_handler is not None:
+            os.kill(os.getpid(), LIMIT_SIGNAL)
+
+    def _run(self) -> None:
+        keep_series = self.hz > 0
+        last_progress = 0
+        started_ns = next_ns = time.perf_counter_ns()
+        while not self._stop.is_set():
+            now = time.perf_counter_ns()
+            rss = self.rss()
+            if keep_series:
+                self.series.append((now, rss))
+            if rss > self.peak:
+                self.peak = rss
+            if self._armed:
+                if self.memory_cap_bytes is not None and rss > self.memory_cap_bytes:
+                    self._fire("memory", f"RSS {rss / 2**20:.0f} MiB passed the cap of {self.memory_cap_bytes / 2**20:.0f} MiB")
+                elif self._deadline_ns is not None and now > self._deadline_ns:
+                    self._fire("timeout", "passed its time-out")
+            if self._progress is not None and now - last_progress >= self._progress_every_ns:
+                last_progress = now
+                self._progress()
+            next_ns += int(self.interval * 1e9)
+            self._stop.wait(max(0.0, (next_ns - time.perf_counter_ns()) / 1e9))
+        self.cpu_s = time.thread_time()
+        self.lifetime_s = (time.perf_counter_ns() - started_ns) / 1e9
+
+    @property
+    def fired(self) -> CellLimit | None:
+        return self._fired

@@ -1,0 +1,195 @@
+"""A run directory only ever holds complete files: each result is written beside its target and renamed into place.
+
+Layout of ``RUN/`` (``docs/benchmarking.md`` describes every column)::
+
+    run.json                  schema version, machine, commit, package versions, resolved config, progress
+    parts/CELL_ID/rK.json     one finished repetition: the cell, its row, its RSS series (the resume record)
+    parts/CELL_ID/rK.latency.npy   that repetition's per-event latencies in ns
+    parts/CELL_ID/verify.json the cell's verdict against the oracle, when verification was asked for
+    cells.parquet, cells.csv  a row per cell and repetition, rebuilt from the parts after each one
+    rss.parquet               cell_id, repetition, t_s (0 = start of the timed loop), rss_bytes
+    latency.parquet           cell_id, repetition, event, latency_ms
+
+A run killed at any moment leaves every earlier part whole; rerunning skips the parts that exist.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from engines.errors import ConfigError
+from harness.bench.matrix import KEY_COLUMNS
+
+SCHEMA_VERSION = "cgpm-bench-run/1"
+RUN_FILE = "run.json"
+PARTS = "parts"
+CELLS_PARQUET = "cells.parquet"
+CELLS_CSV = "cells.csv"
+RSS_PARQUET = "rss.parquet"
+LATENCY_PARQUET = "latency.parquet"
+VERIFY_PART = "verify"
+
+# the columns every cells table has, in this order; more follow
+CELL_COLUMNS = (
+    "cell_id", *KEY_COLUMNS, "repetition", "status", "verdict", "wall_s", "cpu_s", "triples", "events",
+    "triples_per_s", "events_per_s", "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "latency_max_ms",
+    "rss_base_bytes", "rss_peak_bytes", "answers", "added", "removed", "build_s", "load_s", "stats",
+    "sampler_hz", "rss_samples", "sampler_cpu_s", "sampler_share", "pid", "ppid", "engine_module_preloaded", "error",
+)
+
+
+def write_atomically(path: Path, data: bytes) -> Path:
+    """``path`` holds ``data`` entirely or keeps what it held before."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, partial = tempfile.mkstemp(prefix=f".{path.name}.partial-", dir=path.parent)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(partial, path)
+    except BaseException:
+        Path(partial).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def write_json(path: Path, value) -> Path:
+    return write_atomically(path, (json.dumps(value, indent=1, default=_plain) + "\n").encode())
+
+
+def _plain(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"cannot store {type(value).__name__} in JSON")
+
+
+def _parquet_bytes(frame: pd.DataFrame) -> bytes:
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer, index=False)
+    return buffer.getvalue()
+
+
+def read_run_info(run_dir: str | Path) -> dict:
+    path = Path(run_dir) / RUN_FILE
+    if not path.is_file():
+        raise ConfigError(f"{run_dir} is not a benchmark run: it has no {RUN_FILE}")
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as error:
+        raise ConfigError(f"cannot read {path}: {error}") from None
+    if info.get("schema_version") != SCHEMA_VERSION:
+        raise ConfigError(f"{path} has schema {info.get('schema_version')!r}; this cgpm reads {SCHEMA_VERSION!r}")
+    return info
+
+
+def part_path(run_dir: Path, cell_id: str, repetition: int | str) -> Path:
+    name = VERIFY_PART if repetition == VERIFY_PART else f"r{repetition}"
+    return Path(run_dir) / PARTS / cell_id / f"{name}.json"
+
+
+def save_part(run_dir: Path, cell: dict, cell_id: str, repetition: int | str, result: dict) -> None:
+    """Store one finished task: latencies first, then the JSON whose presence marks the task done."""
+    path = part_path(run_dir, cell_id, repetition)
+    latencies = result.get("latency_ns")
+    if repetition != VERIFY_PART and latencies is not None and len(latencies):
+        buffer = io.BytesIO()
+        np.save(buffer, np.asarray(latencies, dtype=np.int64))
+        write_atomically(path.with_suffix(".latency.npy"), buffer.getvalue())
+    write_json(path, {"cell_id": cell_id, "repetition": repetition, "cell": cell,
+                      "row": result["row"], "rss": result.get("rss") or []})
+
+
+def finished_parts(run_dir: Path) -> set[tuple[str, int | str]]:
+    """(cell_id, repetition or 'verify') of every task stored whole."""
+    done = set()
+    for path in (Path(run_dir) / PARTS).glob("*/*.json"):
+        name = path.stem
+        done.add((path.parent.name, VERIFY_PART if name == VERIFY_PART else int(name[1:])))
+    return done
+
+
+def _parts(run_dir: Path):
+    for path in sorted((Path(run_dir) / PARTS).glob("*/*.json")):
+        yield path, json.loads(path.read_text(encoding="utf-8"))
+
+
+def cells_frame(run_dir: Path) -> pd.DataFrame:
+    """The cells table assembled from the parts: timed rows, each with its cell's verdict."""
+    rows, verdicts = [], {}
+    for _, part in _parts(run_dir):
+        if part["repetition"] == VERIFY_PART:
+            verdicts[part["cell_id"]] = part["row"].get("verdict") or part["row"].get("status")
+            continue
+        key = {column: part["cell"][column] for column in KEY_COLUMNS}
+        rows.append({"cell_id": part["cell_id"], **key, "repetition": part["repetition"], **part["row"]})
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        frame = pd.DataFrame(columns=list(CELL_COLUMNS))
+    frame["verdict"] = frame["cell_id"].map(verdicts).fillna("not checked") if len(frame) else frame.get("verdict")
+    for column in CELL_COLUMNS:
+        if column not in frame.columns:
+            frame[column] = None
+    extra = [column for column in frame.columns if column not in CELL_COLUMNS]
+    frame = frame[list(CELL_COLUMNS) + extra]
+    return frame.sort_values(["cell_id", "repetition"], kind="stable").reset_index(drop=True)
+
+
+def write_cells(run_dir: Path) -> pd.DataFrame:
+    """Rebuild cells.parquet and cells.csv from the parts."""
+    frame = cells_frame(run_dir)
+    write_atomically(Path(run_dir) / CELLS_PARQUET, _parquet_bytes(frame))
+    write_atomically(Path(run_dir) / CELLS_CSV, frame.to_csv(index=False).encode())
+    return frame
+
+
+def write_series(run_dir: Path) -> None:
+    """Rebuild rss.parquet and latency.parquet from the parts (at the end of a run)."""
+    rss_frames, latency_frames = [], []
+    for path, part in _parts(run_dir):
+        if part["repetition"] == VERIFY_PART:
+            continue
+        ids = {"cell_id": part["cell_id"], "repetition": part["repetition"]}
+        if part["rss"]:
+            series = np.asarray(part["rss"], dtype=float)
+            rss_frames.append(pd.DataFrame({**ids, "t_s": series[:, 0], "rss_bytes": series[:, 1].astype(np.int64)}))
+        latency_file = path.with_suffix(".latency.npy")
+        if latency_file.exists():
+            latencies = np.load(latency_file)
+            latency_frames.append(pd.DataFrame({**ids, "event": np.arange(len(latencies)), "latency_ms": latencies / 1e6}))
+    empty_rss = pd.DataFrame({"cell_id": [], "repetition": [], "t_s": [], "rss_bytes": []})
+    empty_latency = pd.DataFrame({"cell_id": [], "repetition": [], "event": [], "latency_ms": []})
+    rss = pd.concat(rss_frames, ignore_index=True) if rss_frames else empty_rss
+    latency = pd.concat(latency_frames, ignore_index=True) if latency_frames else empty_latency
+    write_atomically(Path(run_dir) / RSS_PARQUET, _parquet_bytes(rss))
+    write_atomically(Path(run_dir) / LATENCY_PARQUET, _parquet_bytes(latency))
+
+
+def _read_table(run_dir: str | Path, name: str) -> pd.DataFrame:
+    path = Path(run_dir) / name
+    if not path.is_file():
+        raise ConfigError(f"{run_dir} has no {name}: the run has not stored results yet")
+    return pd.read_parquet(path)
+
+
+def load_results(run_dir: str | Path) -> pd.DataFrame:
+    """The run's cells table: a row per cell and repetition (see CELL_COLUMNS)."""
+    read_run_info(run_dir)
+    return _read_table(run_dir, CELLS_PARQUET)
+
+
+def load_rss(run_dir: str | Path) -> pd.DataFrame:
+    return _read_table(run_dir, RSS_PARQUET) if (Path(run_dir) / RSS_PARQUET).exists() else pd.DataFrame(
+        columns=["cell_id", "repetition", "t_s", "rss_bytes"])
+
+
+def load_latencies(run_dir: str | Path) -> pd.DataFrame:
+    return _read_table(run_dir, LATENCY_PARQUET) if (Path(run_dir) / LATENCY_PARQUET).exists() else pd.DataFrame(
+        columns=["cell_id", "repetition", "event", "latency_ms"])

@@ -1,0 +1,148 @@
+"""Named behaviours of the SPECTRA engines: the protocol, window edges, duplicates, static data, pruning, refusals."""
+
+from __future__ import annotations
+
+import pytest
+
+from engines.errors import ConfigError, EngineError, StreamError
+from engines.model import Event, Update, Window
+from engines.protocol import Engine
+from engines.query import parse_query
+from engines.spectra import SpectraEngine, SpectraRevEngine
+
+ENGINES = [SpectraEngine, SpectraRevEngine]
+EX = "http://ex/"
+
+
+def iri(name: str) -> str:
+    return f"<{EX}{name}>"
+
+
+def event(index: int, ts: int, *triples: str) -> Event:
+    return Event(index, ts, tuple(Update(1, *(iri(t) for t in triple.split())) for triple in triples))
+
+
+def query(text: str, window) -> object:
+    return parse_query(f"PREFIX : <{EX}>\nSELECT * WHERE {{ {text} }}", window=window)
+
+
+def mapping(*names: str) -> tuple:
+    return tuple(iri(n) for n in names)
+
+
+CHAIN = "?x :p ?y . ?y :q ?z"
+
+
+@pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
+def test_follows_the_engine_protocol(engine_cls):
+    engine = engine_cls(query(CHAIN, "sliding:10:1"))
+    assert isinstance(engine, Engine)
+    assert engine_cls.capabilities.windows == frozenset({"sliding", "event"})
+    assert not engine_cls.capabilities.deletions
+    assert engine_cls.capabilities.entailment == frozenset({"none"})
+    assert engine_cls.capabilities.static and engine_cls.capabilities.filters
+    assert engine_cls.capabilities.output == "delta"
+    assert all(isinstance(value, int) for value in engine.stats().values())
+    assert {SpectraEngine.name, SpectraRevEngine.name} == {"spectra", "spectra-rev"}
+
+
+@pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
+def test_window_includes_its_current_instant_and_start(engine_cls):
+    # sliding(4, 1) at τ = 5 holds ts in [2, 5]: the triple at 1 has left, the one at 2 has not
+    engine = engine_cls(query(CHAIN, "sliding:4:1"))
+    engine.push(event(0, 1, "a p b"))
+    engine.push(event(1, 2, "c p b"))
+    assert engine.push(event(2, 5, "b q d")).added == [mapping("c", "b", "d")]
+    assert engine.push(event(3, 6)).removed == [mapping("c", "b", "d")]
+
+
+@pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
+def test_duplicate_triple_leaves_with_its_last_occurrence(engine_cls):
+    engine = engine_cls(query(CHAIN, "sliding:3:1"))
+    engine.push(event(0, 0, "a p b"))
+    assert engine.push(event(1, 1, "b q c")).added == [mapping("a", "b", "c")]
+    assert not engine.push(event(2, 2, "a p b"))  # seen again: nothing new, but re-stamped
+    assert not engine.push(event(3, 3))  # the first occurrence (ts 0) left; the second keeps the match
+    assert engine.push(event(4, 4)).removed == [mapping("a", "b", "c")]  # b q c (ts 1) left
+    assert engine.stats()["window_triples"] == 1
+
+
+@pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
+def test_tumbling_window_empties_at_each_boundary(engine_cls):
+    engine = engine_cls(query(CHAIN, "tumbling:4"))
+    engine.push(event(0, 2, "a p b"))
+    assert engine.push(event(1, 3, "b q c")).added == [mapping("a", "b", "c")]
+    assert engine.push(event(2, 4, "b q d")).removed == [mapping("a", "b", "c")]
+    assert engine.answers() == {}
+
+
+@pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
+def test_event_window_holds_the_current_event_even_with_equal_timestamps(engine_cls):
+    engine = engine_cls(query(CHAIN, Window("event")))
+    assert engine.push(event(0, 7, "a p b", "b q c", "a p b")).added == [mapping("a", "b", "c")]
+    delta = engine.push(event(1, 7, "a p b"))
+    assert delta.removed == [mapping("a", "b", "c")] and not delta.added
+    assert not engine.push(event(2, 7, "b q c"))  # a p b left with the event before
+    assert engine.push(event(3, 7, "b q c", "a p b")).added == [mapping("a", "b", "c")]
+
+
+@pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
+def test_static_data_joins_and_never_expires(engine_cls):
+    static = [(iri("b"), iri("q"), iri("c")), (iri("s"), iri("p"), iri("t")), (iri("t"), iri("q"), iri("u"))]
+    engine = engine_cls(query(CHAIN, "sliding:2:1"), static=static)
+    # the static-only match is reported with the first instant, like every other answer
+    assert engine.push(event(0, 0)).added == [mapping("s", "t", "u")]
+    assert engine.push(event(1, 1, "a p b", "b q c")).added == [mapping("a", "b", "c")]
+    assert engine.push(event(2, 5)).removed == [mapping("a", "b", "c")]
+    assert set(engine.answers()) == {mapping("s", "t", "u")}
+    assert engine.stats()["window_triples"] == 0 and engine.stats()["static_triples"] == 3
+
+
+@pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
+def test_summary_prunes_by_predicate_constant_repetition_and_atomic_filter(engine_cls):
+    text = '?x :p ?x . ?x :q ?n FILTER(?n > 2) FILTER(?x != ?n)'
+    engine = engine_cls(parse_query(
+        f"PREFIX : <{EX}>\nSELECT * WHERE {{ {text} }}", window="sliding:10:1"))
+    two = '"2"^^<http://www.w3.org/2001/XMLSchema#integer>'
+    five = '"5"^^<http://www.w3.org/2001/XMLSchema#integer>'
+    updates = (
+        Update(1, iri("a"), iri("p"), iri("a")), Update(1, iri("a"), iri("p"), iri("b")),  # kept / not s = o
+        Update(1, iri("a"), iri("q"), two), Update(1, iri("a"), iri("q"), five),  # pruned by ?n > 2 / kept
+        Update(1, iri("a"), iri("r"), iri("a")),  # no pattern has :r
+    )
+    delta = engine.push(Event(0, 0, updates))
+    assert delta.added == [(iri("a"), five)]
+    assert engine.stats()["window_triples"] == 2
+
+
+@pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
+def test_variable_predicate_keeps_every_triple(engine_cls):
+    engine = engine_cls(query("?s ?p ?o", "sliding:10:1"))
+    delta = engine.push(event(0, 0, "a p b", "a q b", "a p b"))
+    assert sorted(delta.added) == [mapping("a", "p", "b"), mapping("a", "q", "b")]
+
+
+@pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
+def test_refusals_name_the_problem(engine_cls):
+    with pytest.raises(EngineError, match="unbounded"):
+        engine_cls(query(CHAIN, "unbounded"))
+    with pytest.raises(EngineError, match="entailment"):
+        engine_cls(query(CHAIN, "sliding:2:1").with_entailment("rdfs"))
+    with pytest.raises(ConfigError, match="no options"):
+        engine_cls(query(CHAIN, "sliding:2:1"), plan="greedy")
+    engine = engine_cls(query(CHAIN, "sliding:2:1"))
+    with pytest.raises(EngineError, match="deletions"):
+        engine.push(Event(0, 0, (Update(-1, iri("a"), iri("p"), iri("b")),)))
+    engine.push(event(1, 5))
+    with pytest.raises(StreamError, match="timestamp 4"):
+        engine.push(event(2, 4))
+
+
+def test_incremental_engine_does_not_reevaluate_and_rev_skips_unchanged_windows():
+    q = query(CHAIN, "sliding:100:1")
+    inc, rev = SpectraEngine(q), SpectraRevEngine(q)
+    events = [event(0, 0, "a p b"), event(1, 1, "b q c"), event(2, 2, "z r z"), event(3, 3, "a p b")]
+    for e in events:
+        assert inc.push(e) == rev.push(e)
+    assert rev.stats()["evaluations"] == 2  # the pruned and the re-stamped triple change no view
+    assert inc.stats()["matches"] == 1 and inc.stats()["sibling_keys"] == 2
