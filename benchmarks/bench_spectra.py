@@ -9,7 +9,9 @@ Each cell fills a sliding window of N triples (1 triple per ms, ``sliding:N:1``)
 of one triple each, as in the paper's experiments; every timed event also evicts one triple. The
 warm-up sends the triples that will expire during the timed events one per event and the rest in
 chunks of N/100 (so S-Rev re-evaluates only ~100 times while filling a large window). Throughput is triples per second over the
-timed events; S-Rev stops early after ``--budget`` seconds.
+timed events; a cell stops early after ``--budget`` seconds. Each cell runs in a fresh process and
+also reports the RSS growth from building the engine and filling the window, per triple held
+(``B/triple``, for the first engine listed).
 
     python benchmarks/bench_spectra.py --windows 100,1000,10000,100000 --queries L1,L5,L7
     python benchmarks/bench_spectra.py --profile spectra --queries L7 --windows 100000
@@ -20,8 +22,10 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
+import json
 import pstats
 import random
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -157,64 +161,106 @@ def warmup_events(triples, window: int, timed: int) -> list[Event]:
     return events
 
 
-def timed_events(triples, window: int, count: int, first_index: int) -> list[Event]:
-    return [Event(first_index + k, window + k, (Update(1, *triples[window + k]),)) for k in range(count)]
+def timed_events(triples, window: int, count: int, first_index: int, size: int = 1) -> list[Event]:
+    """``count`` timed triples after the window's first N, in events of ``size`` triples stamped with their last."""
+    events = []
+    for start in range(window, window + count, size):
+        batch = triples[start : min(start + size, window + count)]
+        events.append(Event(first_index + len(events), start + len(batch) - 1, tuple(Update(1, *t) for t in batch)))
+    return events
 
 
-def run_cell(engine_cls, query_name: str, window: int, triples, timed: int, budget: float, profile: str | None = None):
+def rss() -> int:
+    import psutil
+
+    return psutil.Process().memory_info().rss
+
+
+def run_cell(engine_name: str, query_name: str, window: int, triples, args) -> dict:
+    engine_cls = ENGINES[engine_name]
     query = parse_query(PREFIX + QUERIES[query_name], window=f"sliding:{window}:1", name=query_name)
+    warm = warmup_events(triples, window, args.timed)
+    events = timed_events(triples, window, args.timed, len(warm), args.event_size)
+    gc.collect()
+    rss_before = rss()
     engine = engine_cls(query)
-    warm = warmup_events(triples, window, timed)
     for event in warm:
         engine.push(event)
-    events = timed_events(triples, window, timed, len(warm))
     gc.collect()
-    profiler = cProfile.Profile() if profile == engine_cls.name else None
+    rss_filled = rss()
+    window_triples = engine.stats()["window_triples"]
+    profiler = cProfile.Profile() if args.profile == engine_name else None
     done = 0
     start = time.perf_counter()
-    deadline = start + budget
+    deadline = start + args.budget
     if profiler:
         profiler.enable()
     for event in events:
         engine.push(event)
-        done += 1
-        if (done & 63) == 0 and time.perf_counter() > deadline:
+        done += len(event.updates)
+        if time.perf_counter() > deadline:
             break
     elapsed = time.perf_counter() - start
     if profiler:
         profiler.disable()
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
-    return done / elapsed, engine.stats()
+    stats = engine.stats()
+    return {
+        "engine": engine_name, "query": query_name, "window": window, "triples_per_s": done / elapsed,
+        "timed_triples": done, "rss_growth": rss_filled - rss_before, "window_triples": window_triples,
+        "matches": stats.get("matches", 0),
+    }
+
+
+def run_fresh(engine_name: str, query_name: str, window: int, argv: list[str]) -> dict:
+    """One cell in a fresh interpreter, so that one cell's heap does not weigh on the next."""
+    command = [sys.executable, __file__, *argv, "--cell", engine_name, query_name, str(window)]
+    output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    return json.loads(output.strip().splitlines()[-1])
 
 
 def main(argv=None) -> None:
+    argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", default=",".join(QUERIES))
     parser.add_argument("--windows", default="100,1000,10000,100000")
     parser.add_argument("--engines", default="spectra,spectra-rev")
-    parser.add_argument("--timed", type=int, default=5000, help="timed one-triple events per cell")
+    parser.add_argument("--timed", type=int, default=3000, help="timed triples per cell")
+    parser.add_argument("--event-size", type=int, default=1, help="triples per timed event (the paper's S-Inc-20: 20)")
     parser.add_argument("--budget", type=float, default=20.0, help="seconds per cell before stopping early")
     parser.add_argument("--universities", type=int, default=2)
+    parser.add_argument("--in-process", action="store_true", help="run every cell in this process (default: fresh ones)")
     parser.add_argument("--profile", choices=list(ENGINES), help="print a cProfile of this engine's timed events")
+    parser.add_argument("--cell", nargs=3, metavar=("ENGINE", "QUERY", "WINDOW"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     triples = lubm_like(args.universities)
+    if args.cell:
+        engine_name, query_name, window = args.cell
+        print(json.dumps(run_cell(engine_name, query_name, int(window), triples, args)))
+        return
     windows = [int(w) for w in args.windows.split(",")]
     needed = max(windows) + args.timed
     if needed > len(triples):
         sys.exit(f"the stream has {len(triples)} triples; need {needed} (raise --universities)")
-    print(f"stream: {len(triples)} LUBM-like triples, 1 triple per event, sliding:N:1 with N triples")
     engines = args.engines.split(",")
-    print(f"{'query':6} {'window':>8} " + " ".join(f"{name + ' t/s':>16}" for name in engines) + "   inc/rev   matches")
+    print(f"stream: {len(triples)} LUBM-like triples; windows sliding:N:1 of N triples; timed events of "
+          f"{args.event_size} triple(s); {'one process' if args.in_process or args.profile else 'a fresh process per cell'}")
+    print(f"{'query':6} {'window':>8} " + " ".join(f"{name + ' t/s':>16}" for name in engines)
+          + "   inc/rev  B/triple  matches")
     for query_name in args.queries.split(","):
         for window in windows:
-            rates, stats = {}, {}
+            cells = {}
             for name in engines:
-                rates[name], stats[name] = run_cell(
-                    ENGINES[name], query_name, window, triples, args.timed, args.budget, args.profile
-                )
+                if args.in_process or args.profile:
+                    cells[name] = run_cell(name, query_name, window, triples, args)
+                else:
+                    cells[name] = run_fresh(name, query_name, window, argv)
+            rates = {name: cell["triples_per_s"] for name, cell in cells.items()}
             ratio = rates["spectra"] / rates["spectra-rev"] if {"spectra", "spectra-rev"} <= rates.keys() else float("nan")
+            first = cells[engines[0]]
+            per_triple = first["rss_growth"] / max(1, first["window_triples"])
             print(f"{query_name:6} {window:>8} " + " ".join(f"{rates[n]:>16,.0f}" for n in engines)
-                  + f"   {ratio:7.2f}   {stats[engines[0]].get('matches', 0)}", flush=True)
+                  + f"   {ratio:7.2f}  {per_triple:8,.0f}  {first['matches']}", flush=True)
 
 
 if __name__ == "__main__":

@@ -59,8 +59,27 @@ class JavaRandom:
 
     def sample(self, count: int, size: int) -> list[int]:
         """UBA's ``_getRandomList(count, 0, size - 1)``: ``count`` distinct picks from a shrinking list."""
-        pool = list(range(size))
-        picks = []
-        for _ in range(count):
-            picks.append(pool.pop(self.next_int(len(pool))))
+        if count > 8:
+            pool = list(range(size))
+            return [pool.pop(self.next_int(size - taken)) for taken in range(count)]
+        # Few picks from a long list: map the position in the shrinking list to the value it holds
+        # (the position-th number not yet taken) instead of building the list.
+        picks: list[int] = []
+        taken: list[int] = []  # sorted
+        for step in range(count):
+            value = self.next_int(size - step)
+            for earlier in taken:
+                if earlier <= value:
+                    value += 1
+                else:
+                    break
+            picks.append(value)
+            taken.insert(_insertion_point(taken, value), value)
         return picks
+
+
+def _insertion_point(ordered: list[int], value: int) -> int:
+    for index, item in enumerate(ordered):
+        if item > value:
+            return index
+    return len(ordered)

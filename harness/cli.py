@@ -22,6 +22,10 @@ COMMANDS: dict[str, str] = {
     "stats": "harness.commands.stats_cmd",
     "stream": "harness.commands.stream_cmd",
     "demo": "harness.commands.demo_cmd",
+    "explain": "harness.commands.explain_cmd",
+    "bench": "harness.commands.bench_cmd",
+    "report": "harness.commands.report_cmd",
+    "compare": "harness.commands.compare_cmd",
 }
 
 

@@ -7,10 +7,10 @@ its prologue: Oxigraph, not rdflib nor ``engines.filters``, decides the filters.
 Known divergence, handled here: Oxigraph stores typed literals of the XSD types it knows by value,
 so ``"01"^^xsd:integer`` comes back as ``"1"^^xsd:integer`` and the two merge into one term. Each
 solution is therefore expanded back to every input term that Oxigraph stores as the bound term,
-and kept only where every pattern, so instantiated, is an input triple. Filters are value-based
-and give the same result on the merged terms, except those that read a lexical form (``str``,
-``regex``, ``sameTerm``, casts): when such a filter meets a merged literal the oracle raises
-OracleLimitation rather than answer wrongly.
+and kept only where every pattern, so instantiated, is an input triple. Value-based filters give
+the same result on the rewritten terms; filters that read a lexical form (``str``, ``regex``,
+``sameTerm``, casts) do not, so when the query has one and the graph or the query holds a literal
+Oxigraph rewrites, the oracle raises OracleLimitation rather than answer wrongly.
 """
 
 from __future__ import annotations
@@ -128,13 +128,9 @@ class OxigraphOracle:
         self._stored_as: dict[str, str] = {}  # input term -> canonical string of what the store gives back
         self._inputs_of: dict[str, set[str]] = defaultdict(set)  # stored canonical -> input terms stored as it
         self._copies: Counter[Triple] = Counter()  # stored triple -> input triples in the content stored as it
-        if self.reads_lexical_form:
-            for constant in sorted(_constants(query)):
-                self._record(constant)
-                if self._merged(self._stored_as[constant]):
-                    raise OracleLimitation(
-                        f"oxigraph oracle: the query's filters read lexical forms, and Oxigraph rewrites the constant {constant}"
-                    )
+        self._constants = sorted(_constants(query))
+        for constant in self._constants:
+            self._record(constant)
 
     def _quad(self, triple: Triple) -> ox.Quad:
         s, p, o = (nterms.to_oxigraph(term) for term in triple)
@@ -178,24 +174,23 @@ class OxigraphOracle:
         """Input terms (data and query constants seen so far) that Oxigraph stores differently."""
         return {term for term, stored in self._stored_as.items() if stored != term}
 
-    def _merged(self, stored: str) -> bool:
-        return self._inputs_of.get(stored, {stored}) != {stored}
-
     def answers(self) -> frozenset[Mapping]:
         """M over the current store: the set of full mappings in the query's variable order."""
         try:
             solutions = self.store.query(self.text)
         except (SyntaxError, ValueError, OSError) as error:
             raise QueryError(f"oxigraph oracle cannot evaluate the query: {error}") from None
+        if self.reads_lexical_form:
+            # A rewritten literal can make a lexical filter wrong whether or not its solution survives: refuse.
+            rewritten = sorted(self.rewritten_terms() & ({t for triple in self.content for t in triple} | set(self._constants)))
+            if rewritten:
+                raise OracleLimitation(
+                    f"oxigraph oracle: the query's filters read lexical forms, and Oxigraph rewrites {rewritten[0]}"
+                )
         answers = set()
         width = len(self.query.variables)
         for solution in solutions:
             bound = [nterms.from_oxigraph(solution[index]) for index in range(width)]
-            if self.reads_lexical_form and any(self._merged(term) for term in bound):
-                merged = sorted(self._inputs_of[next(t for t in bound if self._merged(t))])
-                raise OracleLimitation(
-                    f"oxigraph oracle: the query's filters read lexical forms, and Oxigraph stores {', '.join(merged)} as one term"
-                )
             # Always check the pattern instances: a query constant may be rewritten by Oxigraph as well.
             answers.update(self._expand(bound))
         return frozenset(answers)

@@ -128,7 +128,7 @@ class ConnectedEvaluator:
         if self.ground:
             steps.append((GROUND_CHECK,))
         for index in ordered_array(self.stars, self.adjacent, seed):
-            star, star_list = self.stars[index], self.lists[index]
+            star = self.stars[index]
             centre = self.position[star.central]
             steps.append((CENTER_BOUND if centre in bound else CENTER_ANY, index, centre))
             bound.add(centre)

@@ -8,6 +8,7 @@ that runs Algorithms 5-7, and where each FILTER conjunct is applied.
 
 from __future__ import annotations
 
+from engines import model as m
 from engines.delta.decompose import (
     KIND_GENERIC,
     KIND_SIMPLE_STAR,
@@ -18,7 +19,6 @@ from engines.delta.decompose import (
     star_decomposition,
 )
 from engines.delta.filtering import split_by_scope
-from engines import model as m
 from engines.model import ContinuousQuery, TriplePattern
 
 ALGORITHMS = {
@@ -102,9 +102,11 @@ def explain(query: ContinuousQuery, *, generic: bool = False) -> dict:
     else:
         local, top = split_by_scope(query.filters, [part.variables for part in parts])
         pieces = (["ground subquery: Algorithm 1 (triple match state)"] if ground else []) + [
-            ALGORITHMS[part.kind].split(" (")[0] for part in parts
+            ALGORITHMS[part.kind] for part in parts
         ]
         combined = len(pieces) > 1
+        if combined:
+            pieces = [piece.split(" (")[0] for piece in pieces]
         result["plan"] = ("Cartesian product of the subqueries' answers (Sec. 6.1, Algorithm 3): " if combined else "") + "; ".join(
             pieces or ["Algorithm 1 (triple match state)"]
         )

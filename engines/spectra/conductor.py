@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engines.errors import ConfigError, EngineError, StreamError
+from engines.filters import compile_filters
 from engines.model import INSERT, ContinuousQuery, Event, Triple
 from engines.spectra.dictionary import TermDictionary
 from engines.spectra.joins import JoinPlanner
@@ -42,8 +43,6 @@ class QueryConductor:
         self.planner = JoinPlanner(self.shapes, self.views, len(query.variables))
         self.post_filter = None
         if rest:
-            from engines.filters import compile_filters
-
             self.post_filter = compile_filters(rest, query.variables)
         self.timelist = Timelist()
         self.sliding = query.window.kind == "sliding"
@@ -55,28 +54,30 @@ class QueryConductor:
                 triple = self.dictionary.encode_triple(s, p, o)
                 if triple not in self.static:
                     self.static.add(triple)
+                    self.dictionary.hold(triple)
                     self._pending_static.append((triple, routes))
+        self._window_start = query.window.start
         self.pushes = 0
-        self.last_ts: int | None = None
+        self.last_ts = -(1 << 63)
 
-    def advance(self, event: Event) -> tuple[list[list], list[tuple[int, object]]]:
-        """Apply one event to the window: (new rows per pattern, not yet in the views; evicted (pattern, row) pairs)."""
-        if self.last_ts is not None and event.ts < self.last_ts:
-            raise StreamError(
-                f"event {event.index} has timestamp {event.ts}, before the previous event's {self.last_ts}"
-            )
-        self.last_ts = event.ts
-        stamp = event.ts if self.sliding else self.pushes
+    def advance(self, event: Event) -> tuple[dict[int, list], list[tuple[int, object]]]:
+        """Apply one event to the window: (new rows by pattern, not yet in the views; evicted (pattern, row) pairs)."""
+        ts = event.ts
+        if ts < self.last_ts:
+            raise StreamError(f"event {event.index} has timestamp {ts}, before the previous event's {self.last_ts}")
+        self.last_ts = ts
+        stamp = ts if self.sliding else self.pushes
         self.pushes += 1
-        new_rows: list[list] = [[] for _ in self.shapes]
+        new_rows: dict[int, list] = {}
         row_of_triple = self.row_of_triple
         if self._pending_static:
             for triple, routes in self._pending_static:
                 for j in routes:
-                    new_rows[j].append(row_of_triple[j](triple))
+                    new_rows.setdefault(j, []).append(row_of_triple[j](triple))
             self._pending_static = []
         route = self.summary.route
         encode = self.dictionary.encode_triple
+        hold = self.dictionary.hold
         stamp_triple = self.timelist.stamp
         static = self.static
         for op, s, p, o in event.updates:
@@ -91,19 +92,26 @@ class QueryConductor:
             if triple in static:
                 continue
             if stamp_triple(triple, stamp):
+                hold(triple)
                 for j in routes:
-                    new_rows[j].append(row_of_triple[j](triple))
-        cutoff = self.query.window.start(stamp) if self.sliding else stamp
+                    rows = new_rows.get(j)
+                    if rows is None:
+                        new_rows[j] = [row_of_triple[j](triple)]
+                    else:
+                        rows.append(row_of_triple[j](triple))
+        expired = self.timelist.evict_before(self._window_start(stamp) if self.sliding else stamp)
+        if not expired:
+            return new_rows, []
         evicted = []
-        expired = self.timelist.evict_before(cutoff)
-        if expired:
-            terms = self.decode
-            views = self.views
-            for triple in expired:
-                for j in route(*terms(triple)):
-                    row = row_of_triple[j](triple)
-                    views[j].remove(row)
-                    evicted.append((j, row))
+        terms = self.decode
+        views = self.views
+        release = self.dictionary.release
+        for triple in expired:
+            for j in route(*terms(triple)):
+                row = row_of_triple[j](triple)
+                views[j].remove(row)
+                evicted.append((j, row))
+            release(triple)
         return new_rows, evicted
 
     def keeps(self, mapping: tuple[int, ...]) -> bool:

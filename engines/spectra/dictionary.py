@@ -1,31 +1,42 @@
-"""Every term a SPECTRA engine keeps is encoded once as a small int, and decodes back to the same N-Triples string.
+"""Every term a SPECTRA engine keeps is encoded as a small int while some kept triple holds it, and decodes back to the same N-Triples string.
 
 The paper (Section 5) dictionary-encodes the summarised triples so that joins compare numbers
 instead of strings. Only terms of triples that survive summarisation are encoded, so pruned
-triples never grow the dictionary. Ids are never reused: the dictionary grows with the number of
-distinct kept terms seen, not with the window (``stats`` reports its size).
+triples never grow the dictionary. Beyond the paper, ids are reference-counted by the triples in
+the window (static triples hold theirs for ever): when the last triple holding a term leaves,
+the term is forgotten and its id reused, so the dictionary follows the window instead of growing
+with every term the stream ever had. A released id still decodes until it is reused by a later
+``encode``: the matches that expire with it can still be reported.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 
 class TermDictionary:
-    """A two-way map between terms and dense ids ``0, 1, 2, ...``."""
+    """A two-way map between terms and dense ids, with a count of the kept triples that hold each id."""
 
-    __slots__ = ("_ids", "_terms")
+    __slots__ = ("_ids", "_terms", "_holders", "_free")
 
     def __init__(self) -> None:
         self._ids: dict[str, int] = {}
         self._terms: list[str] = []
+        self._holders: list[int] = []
+        self._free: list[int] = []
 
     def encode(self, term: str) -> int:
         term_id = self._ids.get(term)
         if term_id is None:
-            term_id = len(self._terms)
+            if self._free:
+                term_id = self._free.pop()
+                self._terms[term_id] = term
+                self._holders[term_id] = 0
+            else:
+                term_id = len(self._terms)
+                self._terms.append(term)
+                self._holders.append(0)
             self._ids[term] = term_id
-            self._terms.append(term)
         return term_id
 
     def encode_triple(self, s: str, p: str, o: str) -> tuple[int, int, int]:
@@ -37,28 +48,33 @@ class TermDictionary:
             return (self.encode(s), self.encode(p), self.encode(o))
         return (s_id, p_id, o_id)
 
-    def lookup(self, term: str) -> int | None:
-        """The id of ``term``, or None when it was never encoded."""
-        return self._ids.get(term)
+    def hold(self, triple: Sequence[int]) -> None:
+        """A kept triple now holds its terms."""
+        holders = self._holders
+        for term_id in triple:
+            holders[term_id] += 1
+
+    def release(self, triple: Sequence[int]) -> None:
+        """A kept triple left: forget the terms no other kept triple holds."""
+        holders = self._holders
+        for term_id in triple:
+            holders[term_id] -= 1
+            if not holders[term_id]:
+                del self._ids[self._terms[term_id]]
+                self._free.append(term_id)
 
     def decode(self, term_id: int) -> str:
         return self._terms[term_id]
 
-    def decode_all(self, ids: Sequence[int]) -> tuple[str, ...]:
-        terms = self._terms
-        return tuple([terms[i] for i in ids])
-
-    def decoder(self) -> "Decoder":
+    def decoder(self) -> Decoder:
         return Decoder(self._terms)
 
     def __len__(self) -> int:
-        return len(self._terms)
+        """Terms currently held."""
+        return len(self._ids)
 
     def __contains__(self, term: str) -> bool:
         return term in self._ids
-
-    def encode_all(self, terms: Iterable[str]) -> tuple[int, ...]:
-        return tuple(self.encode(t) for t in terms)
 
 
 class Decoder:

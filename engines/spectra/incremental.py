@@ -2,8 +2,9 @@
 
 New matches (QueryProc, Alg. 3, and IncQueryProc, Alg. 4). The event's new rows are added to the
 views one pattern at a time; right after pattern j's rows are added, they seed a join with the
-other views. A match whose new rows lie in patterns S is found exactly once, in the pass of
-j = max(S): earlier passes cannot see its row of j, later ones do not seed from it. Joining
+other views. A match whose new rows lie in patterns S is found exactly once, in the pass of the
+pattern of S processed last: earlier passes cannot see that pattern's new row, later passes do
+not seed from S. Joining
 the event's own partial matches with the window's views this way is IncQueryProc; when the
 event alone completes a match it is QueryProc; one code path does both.
 
@@ -54,18 +55,23 @@ class SpectraEngine:
         # siblings[j][row]: the matches whose row in pattern j is ``row``.
         self.siblings: list[dict] = [{} for _ in shapes]
         self.row_of_match = [row_getter(shape.row_variables) for shape in shapes]
+        # for a row leaving pattern j: the other patterns to unfile its matches from
+        self._other_rows = [
+            [(other, self.row_of_match[other]) for other in range(len(shapes)) if other != j] for j in range(len(shapes))
+        ]
 
     def push(self, event: Event) -> Delta:
         new_rows, evicted = self.conductor.advance(event)
         removed = self._invalidate(evicted) if evicted else []
-        added = self._extend(new_rows)
+        added = self._extend(new_rows) if new_rows else []
+        if not (added or removed):
+            return Delta()
         decode = self.conductor.decode
         return Delta(added=[decode(m) for m in added], removed=[decode(m) for m in removed])
 
     def _invalidate(self, evicted: list) -> list[tuple[int, ...]]:
         removed = []
-        siblings, row_of_match, matches = self.siblings, self.row_of_match, self.matches
-        others = [[(other, row_of_match[other]) for other in range(len(siblings)) if other != j] for j in range(len(siblings))]
+        siblings, matches, others = self.siblings, self.matches, self._other_rows
         for j, row in evicted:
             affected = siblings[j].pop(row, None)
             if not affected:
@@ -82,13 +88,11 @@ class SpectraEngine:
                         del index[key]
         return removed
 
-    def _extend(self, new_rows: list[list]) -> list[tuple[int, ...]]:
+    def _extend(self, new_rows: dict[int, list]) -> list[tuple[int, ...]]:
         conductor = self.conductor
         views, planner, shapes = conductor.views, conductor.planner, conductor.shapes
         added = []
-        for j, rows in enumerate(new_rows):
-            if not rows:
-                continue
+        for j, rows in new_rows.items():
             view = views[j]
             for row in rows:
                 view.add(row)

@@ -4,9 +4,14 @@ A join starts from *seed* rows of one pattern (an event's new rows for S-Inc, a 
 S-Rev) and adds the other patterns one at a time (Section 6.2, "Ordering of Join Operations").
 The next pattern is the one expected to multiply the partial results least: a pattern whose
 variables are all bound is a pure check and goes first; then the pattern with the smallest
-expected fan-out through a bound variable (rows per distinct value in the view's multimap, i.e.
-the hash join probes the smaller side); a pattern sharing no bound variable (a cross product)
-goes last, smallest first.
+expected fan-out through a bound variable (rows per distinct value in the view's multimap); a
+pattern sharing no bound variable (a cross product) goes last, smallest first. The order is
+re-chosen whenever a view's size crosses a power of two.
+
+Each step is a hash join whose build side is the view's multimap, kept up to date as rows come
+and go, so no hash table is ever built per join: each partial probes it once (s to o or o to s,
+whichever is bound). Partials are the small side for S-Inc (an event's few new rows); for S-Rev
+they start from the smallest view.
 
 Partial mappings are int tuples laid out in the order the plan binds variables, so extending one
 is a tuple concatenation; the finished mapping is reordered to ``query.variables`` once.

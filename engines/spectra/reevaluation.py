@@ -40,13 +40,13 @@ class SpectraRevEngine:
     def push(self, event: Event) -> Delta:
         conductor = self.conductor
         new_rows, evicted = conductor.advance(event)
-        changed = bool(evicted)
-        for view, rows in zip(conductor.views, new_rows):
+        if not (evicted or new_rows):
+            return Delta()
+        views = conductor.views
+        for j, rows in new_rows.items():
+            view = views[j]
             for row in rows:
                 view.add(row)
-            changed = changed or bool(rows)
-        if not changed:
-            return Delta()
         current = self._evaluate()
         previous = self.matches
         self.matches = current

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
+from engines.filters import compile_filters
 from engines.model import And, ContinuousQuery, Expr, TriplePattern, expr_variables, is_variable
 
 ValueTest = Callable[[str], bool]
@@ -110,8 +111,6 @@ def split_filters(query: ContinuousQuery) -> tuple[dict[str, list[Expr]], list[E
 def shape_patterns(query: ContinuousQuery, atomic: dict[str, list[Expr]]) -> tuple[PatternShape, ...]:
     tests: dict[str, ValueTest] = {}
     if atomic:
-        from engines.filters import compile_filters
-
         for name, expressions in atomic.items():
             tests[name] = _cached(compile_filters(expressions, (name,)))
     variable_index = {name: i for i, name in enumerate(query.variables)}
@@ -146,35 +145,59 @@ def shape_patterns(query: ContinuousQuery, atomic: dict[str, list[Expr]]) -> tup
 
 
 class GraphSummary:
-    """Routes a triple to the patterns it can instantiate, by predicate first (Alg. 2, lines 5-6)."""
+    """Routes a triple to the patterns it can instantiate, by predicate first (Alg. 2, lines 5-6).
+
+    Per predicate, the patterns that need no test beyond it, and those whose only other test is a
+    constant object (``?x rdf:type :C``, the commonest kind), are answered by one or two dict
+    lookups; only the rest are tested one by one.
+    """
 
     def __init__(self, shapes: Sequence[PatternShape]) -> None:
         self.shapes = tuple(shapes)
-        self._any_predicate = tuple(s for s in shapes if s.predicate is None)
+        any_predicate = [s for s in shapes if s.predicate is None]
         by_predicate: dict[str, list[PatternShape]] = {}
         for shape in shapes:
             if shape.predicate is not None:
                 by_predicate.setdefault(shape.predicate, []).append(shape)
-        self._by_predicate = {p: tuple(ss) + self._any_predicate for p, ss in by_predicate.items()}
-        # Interned answers: the same few tuples of pattern indices are returned over and over.
-        self._trivial_routes = {
-            p: tuple(s.index for s in ss) for p, ss in self._by_predicate.items() if all(s.trivial for s in ss)
-        }
         self._interned: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._routers = {p: self._router(ss + any_predicate) for p, ss in by_predicate.items()}
+        self._any_router = self._router(any_predicate)
+        self._has_any = bool(any_predicate)
+
+    def _intern(self, indices) -> tuple[int, ...]:
+        indices = tuple(sorted(indices))
+        return self._interned.setdefault(indices, indices)
+
+    def _router(self, shapes: list[PatternShape]):
+        """(indices always taken, {constant object: indices taken with it} or None, shapes to test)."""
+        always = [s.index for s in shapes if s.trivial]
+        keyed = [s for s in shapes if [c[0] for c in s.constants] == [2] and not s.equalities and not s.value_tests]
+        tested = tuple(s for s in shapes if not s.trivial and s not in keyed)
+        by_object = None
+        if keyed:
+            grouped: dict[str, list[int]] = {}
+            for shape in keyed:
+                grouped.setdefault(shape.constants[0][1], list(always)).append(shape.index)
+            by_object = {o: self._intern(indices) for o, indices in grouped.items()}
+        return self._intern(always), by_object, tested
 
     def route(self, s: str, p: str, o: str) -> tuple[int, ...]:
-        """Indices of the patterns the triple (s, p, o) can instantiate; empty when it is pruned."""
-        trivial = self._trivial_routes.get(p)
-        if trivial is not None:
-            return trivial
-        candidates = self._by_predicate.get(p, self._any_predicate)
-        if not candidates:
-            return ()
-        triple = (s, p, o)
-        accepted = tuple(shape.index for shape in candidates if shape.accepts(triple))
-        return self._interned.setdefault(accepted, accepted)
+        """Indices of the patterns the triple (s, p, o) can instantiate, sorted; empty when it is pruned."""
+        router = self._routers.get(p)
+        if router is None:
+            if not self._has_any:
+                return ()
+            router = self._any_router
+        always, by_object, tested = router
+        routes = always if by_object is None else by_object.get(o, always)
+        if tested:
+            triple = (s, p, o)
+            accepted = [shape.index for shape in tested if shape.accepts(triple)]
+            if accepted:
+                return self._intern(routes + tuple(accepted))
+        return routes
 
     @property
     def predicates(self) -> frozenset[str] | None:
         """The predicates that can be kept, or None when a variable-predicate pattern keeps any."""
-        return None if self._any_predicate else frozenset(self._by_predicate)
+        return None if self._has_any else frozenset(self._routers)

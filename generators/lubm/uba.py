@@ -18,6 +18,7 @@ base IRI, are not emitted. Facts and sources: ``shared/reference/datasets.md`` s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from generators.javarandom import JavaRandom
 
@@ -176,6 +177,11 @@ def section_sizes(university: University) -> list[int]:
     return sizes
 
 
+@lru_cache(maxsize=1)
+def _university_iris() -> tuple[str, ...]:
+    return tuple(f"<http://www.University{number}.edu>" for number in range(UNIVERSITY_POOL))
+
+
 def sections(university: University, ontology: str = ONTOLOGY):
     """Yield UBA's sections for one university, in file order: each a list of ``(s, p, o)`` N-Triples terms."""
     ub = ontology + "#"
@@ -195,8 +201,7 @@ def sections(university: University, ontology: str = ONTOLOGY):
     university_iri = f"<http://www.University{u}.edu>"
     rank_classes = [c[rank] for rank in RANK_CLASS]
 
-    def univ(number: int) -> str:
-        return f"<http://www.University{number}.edu>"
+    university_iris = _university_iris()
 
     for department in university.departments:
         d = department.index
@@ -209,21 +214,24 @@ def sections(university: University, ontology: str = ONTOLOGY):
             (dept_iri, RDF_TYPE, c["Department"]), (dept_iri, name, f'"Department{d}"'),
             (dept_iri, p["subOrganizationOf"], university_iri), (university_iri, RDF_TYPE, university_class),
         ]
+        under_pool = sum(member.under_courses for member in department.faculty)
+        grad_pool = sum(member.grad_courses for member in department.faculty)
+        course_iris = [f"<{base}/Course{i}>" for i in range(under_pool)]
+        grad_course_iris = [f"<{base}/GraduateCourse{i}>" for i in range(grad_pool)]
+        rank_iris = [[f"<{base}/{RANK_CLASS[rank]}{i}>" for i in range(size)] for rank, size in enumerate(department.ranks)]
         under_cursor = grad_cursor = 0
         faculty_iris: list[str] = []
         for member in department.faculty:
             local = f"{RANK_CLASS[member.rank]}{member.index}"
-            subject = f"<{base}/{local}>"
+            subject = rank_iris[member.rank][member.index]
             faculty_iris.append(subject)
             triples = [(subject, RDF_TYPE, rank_classes[member.rank]), (subject, name, f'"{local}"')]
-            for course in range(under_cursor, under_cursor + member.under_courses):
-                triples.append((subject, teacher_of, f"<{base}/Course{course}>"))
-            for course in range(grad_cursor, grad_cursor + member.grad_courses):
-                triples.append((subject, teacher_of, f"<{base}/GraduateCourse{course}>"))
+            triples.extend([(subject, teacher_of, iri) for iri in course_iris[under_cursor:under_cursor + member.under_courses]])
+            triples.extend([(subject, teacher_of, iri) for iri in grad_course_iris[grad_cursor:grad_cursor + member.grad_courses]])
             under_cursor += member.under_courses
             grad_cursor += member.grad_courses
             for predicate, number in zip(degree_predicates, member.degrees):
-                value = univ(number)
+                value = university_iris[number]
                 triples.append((subject, predicate, value))
                 triples.append((value, RDF_TYPE, university_class))
             triples.append((subject, works_for, dept_iri))
@@ -235,8 +243,6 @@ def sections(university: University, ontology: str = ONTOLOGY):
                 triples.append((subject, p["headOf"], dept_iri))
             yield triples
 
-        def advisor_iri(advisor: tuple[int, int]) -> str:
-            return f"<{base}/{RANK_CLASS[advisor[0]]}{advisor[1]}>"
 
         under_class = c["UndergraduateStudent"]
         for number, (picks, advisor) in enumerate(department.undergrad_plans):
@@ -246,9 +252,9 @@ def sections(university: University, ontology: str = ONTOLOGY):
                 (subject, RDF_TYPE, under_class), (subject, name, f'"{local}"'), (subject, member_of, dept_iri),
                 (subject, email, f'"{local}{mail_domain}"'), (subject, phone, phone_literal),
             ]
-            triples.extend((subject, takes, f"<{base}/Course{pick}>") for pick in picks)
+            triples.extend([(subject, takes, course_iris[pick]) for pick in picks])
             if advisor is not None:
-                triples.append((subject, advisor_of, advisor_iri(advisor)))
+                triples.append((subject, advisor_of, rank_iris[advisor[0]][advisor[1]]))
             yield triples
 
         grad_class = c["GraduateStudent"]
@@ -262,11 +268,11 @@ def sections(university: University, ontology: str = ONTOLOGY):
                 (subject, RDF_TYPE, grad_class), (subject, name, f'"{local}"'), (subject, member_of, dept_iri),
                 (subject, email, f'"{local}{mail_domain}"'), (subject, phone, phone_literal),
             ]
-            triples.extend((subject, takes, f"<{base}/GraduateCourse{pick}>") for pick in picks)
-            value = univ(degree)
+            triples.extend([(subject, takes, grad_course_iris[pick]) for pick in picks])
+            value = university_iris[degree]
             triples.append((subject, degree_predicates[0], value))
             triples.append((value, RDF_TYPE, university_class))
-            triples.append((subject, advisor_of, advisor_iri(advisor)))
+            triples.append((subject, advisor_of, rank_iris[advisor[0]][advisor[1]]))
             for paper in papers:
                 coauthors.setdefault(paper, []).append(subject)
             yield triples
@@ -288,17 +294,15 @@ def sections(university: University, ontology: str = ONTOLOGY):
                 paper_index += 1
                 yield triples
 
-        for class_name, pool in (("Course", under_cursor), ("GraduateCourse", grad_cursor)):
+        for class_name, iris in (("Course", course_iris), ("GraduateCourse", grad_course_iris)):
             course_class = c[class_name]
-            for number in range(pool):
-                subject = f"<{base}/{class_name}{number}>"
+            for number, subject in enumerate(iris):
                 yield [(subject, RDF_TYPE, course_class), (subject, name, f'"{class_name}{number}"')]
 
         ta_class, ra_class, ta_of = c["TeachingAssistant"], c["ResearchAssistant"], p["teachingAssistantOf"]
         for position, grad in enumerate(department.assistants):
             subject = grad_iris[grad]
             if position < department.tas:
-                yield [(subject, RDF_TYPE, ta_class),
-                       (subject, ta_of, f"<{base}/Course{department.ta_courses[position]}>")]
+                yield [(subject, RDF_TYPE, ta_class), (subject, ta_of, course_iris[department.ta_courses[position]])]
             else:
                 yield [(subject, RDF_TYPE, ra_class)]

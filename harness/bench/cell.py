@@ -96,12 +96,13 @@ def _public(facts: dict) -> dict:
 
 
 def _time_cell(task: dict, facts: dict) -> dict:
+    from harness.bench.matrix import engine_class
     from harness.engines_setup import engine_class_for
 
     cell = task["cell"]
     load_started = time.perf_counter()
     query, stream = _load_inputs(cell)
-    engine_cls = engine_class_for(cell["engine"], query, stream)
+    engine_cls = engine_class_for(engine_class(cell["engine"]), query, stream)
     row = {"load_s": time.perf_counter() - load_started, "events": len(stream.events), "triples": stream.triple_count,
            "engine_module_preloaded": engine_cls.__module__ in facts["modules_at_start"]}
     latencies: list[int] = []
@@ -148,6 +149,7 @@ def _time_cell(task: dict, facts: dict) -> dict:
 
 
 def _verify_cell(task: dict, facts: dict) -> dict:
+    from harness.bench.matrix import engine_class
     from harness.verify import verify
 
     cell = task["cell"]
@@ -157,7 +159,7 @@ def _verify_cell(task: dict, facts: dict) -> dict:
     row = {**_public(facts), "events": len(stream.events), "triples": stream.triple_count}
     try:
         sampler.arm(task["timeout_s"])
-        result = verify(cell["engine"], query, stream, oracle=task.get("oracle", "rdflib"), every=task["verify_every"])
+        result = verify(engine_class(cell["engine"]), query, stream, oracle=task.get("oracle", "rdflib"), every=task["verify_every"])
         sampler.disarm()
         row.update(status="ok", error="", checkpoints=result.checkpoints, mismatches=result.mismatches,
                    verdict="agrees" if result.agrees else "disagrees",

@@ -10,6 +10,7 @@ and the cells table rebuilt, so killing the run loses at most the tasks in fligh
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tempfile
@@ -20,12 +21,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from engines.errors import ConfigError
-from engines.registry import get_engine, known_engines
+from engines.registry import known_engines
 from harness.bench import store
 from harness.bench.config import BenchConfig, config_digest_view
 from harness.bench.datasets import prepare_streams
 from harness.bench.machine import git_info, machine_info, package_versions
-from harness.bench.matrix import Cell, expand
+from harness.bench.matrix import Cell, engine_class, expand
 
 NOT_REPEATED = ("unsupported", "timeout", "memory")
 
@@ -37,7 +38,7 @@ def now() -> str:
 def resolve_engines(config: BenchConfig) -> list[str]:
     names = list(config.engines) or known_engines()
     for name in names:
-        get_engine(name)  # an unknown or broken engine fails before any work
+        engine_class(name)  # an unknown or broken engine fails before any work
     return names
 
 
@@ -52,7 +53,7 @@ def check_out_dir(out: Path, config: BenchConfig) -> dict | None:
             raise ConfigError(f"--out {out} already holds files that are not a benchmark run; choose another directory")
         return None
     info = store.read_run_info(out)
-    if config_digest_view(info["config"]) != config_digest_view(config.as_json()):
+    if config_digest_view(info["config"]) != config_digest_view(json.loads(json.dumps(config.as_json()))):
         raise ConfigError(f"{out} holds a run of a different configuration; resume it with the same one or choose another --out")
     return info
 
@@ -149,6 +150,8 @@ def run_bench(config: BenchConfig, out: str | Path, *, runner=None, argv=None, s
     cells = expand(config, engines, generated)
     done = store.finished_parts(out)
     if previous:
+        for partial in out.rglob(".*.partial-*"):  # left by a kill mid-write; never read
+            partial.unlink(missing_ok=True)
         say(f"resuming {out}: {len(done)} finished tasks kept")
     info = _run_info(config, out, cells, runner, previous, argv)
     store.write_json(out / store.RUN_FILE, info)
@@ -170,7 +173,7 @@ def _execute(config: BenchConfig, out: Path, cells: list[Cell], runner, done: se
             part = store.part_path(out, cell_id, repetition)
             if _stored_status(part) in NOT_REPEATED:
                 stopped.add(cell_id)
-    verify_cells = [cell for cell in cells if config.verify and get_engine(cell.engine).capabilities.matches]
+    verify_cells = [cell for cell in cells if config.verify and engine_class(cell.engine).capabilities.matches]
     pending_timed = sum(1 for cell in cells for r in range(config.repetitions) if (cell.cell_id, r) not in done)
     pending_verify = sum(1 for cell in verify_cells if (cell.cell_id, store.VERIFY_PART) not in done)
     progress = Progress(pending_timed + pending_verify, progress_dir)
@@ -195,8 +198,6 @@ def _execute(config: BenchConfig, out: Path, cells: list[Cell], runner, done: se
 
 
 def _stored_status(part: Path) -> str | None:
-    import json
-
     try:
         return json.loads(part.read_text(encoding="utf-8"))["row"].get("status")
     except (OSError, ValueError, KeyError):

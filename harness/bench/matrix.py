@@ -105,6 +105,25 @@ def expand(config: BenchConfig, engines: list[str], generated: dict) -> list[Cel
     return unique
 
 
+def engine_class(name: str) -> type:
+    """A registered engine by name, or an unregistered one as ``package.module:Class`` (an engine under development)."""
+    from engines.errors import EngineError
+    from engines.registry import get_engine
+
+    if ":" not in name:
+        return get_engine(name)
+    module_name, _, attribute = name.partition(":")
+    try:
+        import importlib
+
+        engine_cls = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as error:
+        raise EngineError(f"engine {name!r} could not be loaded: {error}") from None
+    if not hasattr(engine_cls, "capabilities"):
+        raise EngineError(f"engine {name!r} has no capabilities: it does not follow the engine protocol")
+    return engine_cls
+
+
 def resolved_query(query_path: str, window: str, entailment: str):
     """The query as a cell runs it: its own window and entailment unless the workload names others."""
     from engines.query import load_query

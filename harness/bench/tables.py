@@ -43,7 +43,8 @@ def to_markdown(frame: pd.DataFrame) -> str:
 
 
 def latex_escape(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(character, character) for character in text)
+    escaped = "".join(_LATEX_SPECIAL.get(character, character) for character in text)
+    return escaped.replace("×", r"$\times$").replace("−", "$-$")
 
 
 def to_latex(frame: pd.DataFrame, *, caption: str, label: str) -> str:
@@ -61,3 +62,17 @@ def to_latex(frame: pd.DataFrame, *, caption: str, label: str) -> str:
 
 def to_csv(frame: pd.DataFrame) -> str:
     return frame.to_csv(index=False)
+
+
+def to_text(frame: pd.DataFrame) -> str:
+    """Aligned plain-text columns for a terminal."""
+    header = [str(column) for column in frame.columns]
+    rows = _cells(frame)
+    widths = [max(len(line[i]) for line in [header, *rows]) for i in range(len(header))]
+    numeric = [pd.api.types.is_numeric_dtype(frame[column]) for column in frame.columns]
+
+    def line(cells) -> str:
+        return "  ".join(cell.rjust(width) if is_number else cell.ljust(width)
+                         for cell, width, is_number in zip(cells, widths, numeric)).rstrip()
+
+    return "\n".join([line(header), line(["-" * width for width in widths]), *(line(row) for row in rows)]) + "\n"

@@ -51,7 +51,7 @@ def filter_expressions(draw, variables, depth=2):
     if kind == 2:
         return f"({draw(inner)} {draw(st.sampled_from(['&&', '||']))} {draw(inner)})"
     if kind == 3:
-        return f"!{draw(inner)}"
+        return f"!({draw(inner)})"
     if kind == 4:
         name = draw(st.sampled_from(["isIRI", "isBlank", "isLiteral", "isNumeric", "bound"]))
         return f"{name}({draw(variable)})"

@@ -27,6 +27,8 @@ QUERIES = {
     "predicate-only": ":a ?p :b . :c ?p :a .",
     "predicate-shared": "?x ?p :a . ?y ?p :b .",
     "all-variables": "?s ?p ?o .",
+    "predicate-is-subject": "?x ?x ?y . ?y :q ?x .",
+    "blank-node": "_:b :p ?y . ?y :q _:b .",
     "general": "?x :p ?y . ?y :q ?z . ?w :r :a . :a :p :b .",
     "disconnected-chains": "?x :p ?y . ?z :q ?w .",
     "filter-local": "?x :p ?y . ?y :q ?z . FILTER(?x != ?z)",

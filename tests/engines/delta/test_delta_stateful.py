@@ -63,7 +63,6 @@ class DeltaMachine(RuleBasedStateMachine):
                     out.append(draw(st.sampled_from(pool)))
             return tuple(out)
 
-        patterned = st.builds(lambda pattern, draw: instance(pattern, draw), st.sampled_from(self.query.patterns), st.just(None))
         anything = st.tuples(st.sampled_from(self.nodes), st.sampled_from(self.predicates), st.sampled_from(self.objects))
 
         @st.composite
@@ -72,7 +71,6 @@ class DeltaMachine(RuleBasedStateMachine):
                 return instance(draw(st.sampled_from(self.query.patterns)), draw)
             return draw(anything)
 
-        del patterned
         return pick()
 
     def push(self, updates):

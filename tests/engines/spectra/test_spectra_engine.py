@@ -116,6 +116,19 @@ def test_summary_prunes_by_predicate_constant_repetition_and_atomic_filter(engin
 
 
 @pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
+def test_dictionary_forgets_terms_that_left_the_window(engine_cls):
+    static = [(iri("b"), iri("q"), iri("c"))]
+    engine = engine_cls(query(CHAIN, "sliding:2:1"), static=static)
+    engine.push(event(0, 0, "a p b", "x p y", "y q z"))
+    assert engine.stats()["dictionary_terms"] == 8
+    engine.push(event(1, 9, "d p b"))  # the first event left; its terms go unless static or held again
+    assert engine.stats()["dictionary_terms"] == 5  # b q c, and d p
+    assert set(engine.answers()) == {mapping("d", "b", "c")}
+    engine.push(event(2, 20, "e p f", "f q g"))  # ids freed above are reused for new terms
+    assert set(engine.answers()) == {mapping("e", "f", "g")}
+
+
+@pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
 def test_variable_predicate_keeps_every_triple(engine_cls):
     engine = engine_cls(query("?s ?p ?o", "sliding:10:1"))
     delta = engine.push(event(0, 0, "a p b", "a q b", "a p b"))

@@ -73,3 +73,34 @@ def test_random_streams_agree_with_reeval(engine_cls, data):
         ours.push(event)
         theirs.push(event)
         assert set(ours.answers()) == set(theirs.answers()), f"answers differ at event {event.index}"
+
+
+@pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
+@pytest.mark.parametrize("window", ["sliding:40:1", "sliding:30:7", "event"])
+def test_long_stream_agrees_with_reeval(engine_cls, window):
+    """Thousands of instants: the timelist compacts, dictionary ids are freed and reused many times."""
+    import random
+
+    from engines.model import Event, Update
+
+    rng = random.Random(7)
+    nodes = [f"<http://ex/n{i}>" for i in range(30)]
+    predicates = ["<http://ex/p>", "<http://ex/q>"]
+    text = "PREFIX : <http://ex/>\nSELECT * WHERE { ?x :p ?y . ?y :q ?z . ?z :p ?x }"
+    query = parse_query(text, window=window)
+    ours, theirs = engine_cls(query), ReevalEngine(query)
+    ts = 0
+    matched = 0
+    for index in range(3000):
+        ts += rng.choice((0, 1, 1, 2))
+        updates = tuple(
+            Update(1, rng.choice(nodes), rng.choice(predicates), rng.choice(nodes)) for _ in range(rng.choice((1, 1, 3)))
+        )
+        event = Event(index, ts, updates)
+        delta = ours.push(event)
+        theirs.push(event)
+        matched += len(delta.added)
+        assert set(ours.answers()) == set(theirs.answers()), f"answers differ at event {index}"
+    assert ours.stats()["dictionary_terms"] <= len(nodes) + len(predicates)
+    if window != "event":
+        assert matched > 0

@@ -76,6 +76,8 @@ DENSE_QUERIES = [
     "SELECT * WHERE { ?s ?p ?o }",  # everything
     "SELECT * WHERE { ?x :p ?y . ?y ?r ?x }",  # a cycle closed by a variable predicate: a check on a wide row
     "SELECT * WHERE { ?x ?r ?y . ?y ?r ?z }",  # two wide rows sharing two variables
+    "SELECT * WHERE { :a :p :b . :b :p :a }",  # no variable at all: the answer is () or nothing
+    "SELECT * WHERE { ?x ?x ?x . ?x :q ?y }",  # one variable in every position
 ]
 
 

@@ -1,0 +1,100 @@
+"""``cgpm bench``: run a benchmark matrix from a TOML file or one cell from flags, each timed cell in a fresh process.
+
+Forms (others script against them)::
+
+    cgpm bench CONFIG.toml --out RUN
+    cgpm bench --engine NAME [--engine NAME ...] --stream DIR --query FILE.rq --window SPEC --repetitions N --out RUN
+
+Flags override the file (defaults < file < flags). Rerunning with the same ``--out`` resumes the
+run. Exit 1 when a verified cell disagrees with the oracle, 0 otherwise (time-outs do not fail it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from engines.errors import ConfigError
+from engines.windows import WINDOW_FORMS
+from harness.bench.config import DEFAULTS, RUNNERS, load_config, with_flags
+
+RUNS = Path("results") / "runs"
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("bench", help="benchmark engines: a TOML matrix, or one cell from flags")
+    parser.add_argument("config", nargs="?", type=Path, help="run configuration (TOML); see docs/benchmarking.md")
+    parser.add_argument("--out", type=Path, help=f"run directory (default: {RUNS}/DATE-NAME); an existing run resumes")
+    cell = parser.add_argument_group("one cell from the command line (replaces the file's workloads)")
+    cell.add_argument("--engine", action="append", help="engine name (repeatable; default: the file's, else all)")
+    cell.add_argument("--stream", type=Path, help="stream directory")
+    cell.add_argument("--query", action="append", type=Path, help="query file (.rq; repeatable)")
+    cell.add_argument("--window", action="append", help=f"window ({WINDOW_FORMS}; repeatable; default: the query's own)")
+    cell.add_argument("--entailment", choices=("none", "rdfs"), help="entailment (default: the query's own)")
+    cell.add_argument("--max-events", type=int, help="run only the first N events of the stream")
+    knobs = parser.add_argument_group("measurement (override the file)")
+    knobs.add_argument("--repetitions", type=int, help=f"timed repetitions per cell (default {DEFAULTS.repetitions})")
+    knobs.add_argument("--warmup", type=int, help=f"untimed passes before the timed one (default {DEFAULTS.warmup})")
+    knobs.add_argument("--timeout", type=float, dest="timeout_s", help=f"seconds per cell (default {DEFAULTS.timeout_s:g})")
+    knobs.add_argument("--memory-mb", type=int, help=f"RSS cap per cell in MiB (default {DEFAULTS.memory_mb})")
+    knobs.add_argument("--rss-hz", type=float, help=f"RSS samples per second, >= 10, or 0 (default {DEFAULTS.rss_hz:g})")
+    knobs.add_argument("--verify", action="store_true", default=None, help="also check every cell against the oracle")
+    knobs.add_argument("--verify-every", type=int, help="check every K-th instant (plus window drops and the last)")
+    knobs.add_argument("--runner", choices=RUNNERS, help=f"how cells get a fresh process (default {DEFAULTS.runner})")
+    knobs.add_argument("--parallel", type=int, help="timed cells at once (default 1: one at a time)")
+    knobs.add_argument("--master", dest="spark_master", help=f"Spark master URL (default {DEFAULTS.spark_master})")
+    knobs.add_argument("--name", help="a label for the run (default: the file's name)")
+    parser.set_defaults(handler=run)
+
+
+def resolve(args: argparse.Namespace):
+    """The configuration: defaults, then the file, then the flags."""
+    config = load_config(args.config) if args.config else DEFAULTS
+    one_cell = args.stream is not None or args.query is not None
+    workload = None
+    if one_cell:
+        if args.stream is None or not args.query:
+            raise ConfigError("a benchmark from flags needs both --stream DIR and --query FILE.rq")
+        workload = {"stream": str(args.stream), "queries": [str(q) for q in args.query]}
+        if args.window:
+            workload["windows"] = list(args.window)
+        if args.entailment:
+            workload["entailment"] = args.entailment
+        if args.max_events is not None:
+            workload["max_events"] = args.max_events
+    elif args.window or args.entailment or args.max_events is not None:
+        raise ConfigError("--window, --entailment and --max-events describe a cell: give --stream and --query too")
+    name = args.name or (args.config.stem if args.config and config.name == DEFAULTS.name else None)
+    flags = {
+        "name": name, "engines": tuple(args.engine) if args.engine else None, "repetitions": args.repetitions,
+        "warmup": args.warmup, "timeout_s": args.timeout_s, "memory_mb": args.memory_mb, "rss_hz": args.rss_hz,
+        "verify": args.verify, "verify_every": args.verify_every, "runner": args.runner, "parallel": args.parallel,
+        "spark_master": args.spark_master,
+    }
+    return with_flags(config, flags, workload=workload)
+
+
+def default_out(name: str) -> Path:
+    return RUNS / f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{name}"
+
+
+def run(args: argparse.Namespace) -> int:
+    from harness.bench.execute import run_bench
+    from harness.bench.store import load_results
+    from harness.bench.summary import display_table, per_cell
+    from harness.bench.tables import to_text
+
+    config = resolve(args)
+    out = args.out or default_out(config.name)
+    say = lambda message: print(f"cgpm bench: {message}", file=sys.stderr)  # noqa: E731
+    run_dir = run_bench(config, out, argv=sys.argv, say=say)
+    summary = per_cell(load_results(run_dir))
+    print(to_text(display_table(summary)), end="")
+    print(f"\nresults in {run_dir}; tables and figures: cgpm report {run_dir}")
+    disagree = summary[summary["verdict"] == "disagrees"]
+    if len(disagree):
+        print(f"{len(disagree)} cell(s) disagree with the oracle: reproduce with cgpm verify", file=sys.stderr)
+        return 1
+    return 0

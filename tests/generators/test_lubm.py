@@ -1,0 +1,164 @@
+"""LUBM(1,0) from the pure-Python twin against the statistics of a real UBA 1.7 run, and the shipped queries' answers."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from importlib import resources
+from pathlib import Path
+
+import pyoxigraph
+import pytest
+
+from engines.query import load_query
+from generators.framing import EventShape, GeneratorSpec
+from generators.lubm import dataset as lubm
+from generators.lubm.uba import RANK_CLASS, plan_university, section_sizes, sections
+from generators.pipeline import twin_table
+from harness.commands.stats_cmd import stream_stats
+from tests.generators.univ_bench_closure import closure
+
+REFERENCE = Path("/work/shared/reference/lubm-1-0-uba-stats.json")
+UB = "http://swat.cse.lehigh.edu/onto/univ-bench.owl#"
+RDF_TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
+QUERIES = Path(resources.files("generators.lubm")) / "queries"
+
+# Guo, Pan & Heflin 2005 (complete answers on LUBM(1,0)); BitMat L1-L7 counts from datasets.md.
+PUBLISHED = {"Q1": 4, "Q2": 0, "Q3": 6, "Q4": 34, "Q5": 719, "Q6": 7790, "Q7": 67, "Q8": 7790, "Q9": 208,
+             "Q10": 4, "Q11": 224, "Q12": 15, "Q13": 1, "Q14": 5916}
+BITMAT = {"L1": 0, "L2": 828, "L3": 0, "L4": 10, "L5": 10, "L6": 125, "L7": 30}
+
+
+@pytest.fixture(scope="module")
+def reference() -> dict:
+    if not REFERENCE.is_file():
+        pytest.skip(f"reference statistics {REFERENCE} not available")
+    return json.loads(REFERENCE.read_text())
+
+
+@pytest.fixture(scope="module")
+def rows() -> list[tuple[str, str, str]]:
+    table = twin_table(GeneratorSpec("lubm", 1))
+    return list(zip(*(table.column(name).to_pylist() for name in "spo")))
+
+
+@pytest.fixture(scope="module")
+def distinct(rows) -> set[tuple[str, str, str]]:
+    return set(rows)
+
+
+def _short(term: str) -> str:
+    iri = term[1:-1]
+    return "rdf:type" if term == RDF_TYPE else iri.replace(UB, "ub:")
+
+
+def test_statement_counts_match_uba(rows, distinct, reference):
+    counts = reference["counts"]
+    assert len(rows) == counts["raw_statements_emitted_by_generator_log"]
+    assert sum(1 for _, p, _ in rows if p == RDF_TYPE) == counts["raw_breakdown"]["class_instance_statements_rdf_type"]
+    assert len(distinct) == counts["distinct_triples_excluding_headers"]
+
+
+def test_per_predicate_and_per_class_counts_match_uba(distinct, reference):
+    assert Counter(_short(p) for _, p, _ in distinct) == reference["per_predicate_distinct"]
+    assert Counter(_short(o) for _, p, o in distinct if p == RDF_TYPE) == reference["per_class_rdf_type_distinct"]
+
+
+def test_sha256_of_sorted_distinct_lines_matches_uba(distinct, reference):
+    lines = sorted(f"{s} {p} {o} .".encode() for s, p, o in distinct)
+    assert hashlib.sha256(b"\n".join(lines) + b"\n").hexdigest() == reference["sha256_sorted_ntriples"]
+
+
+def test_per_department_instance_counts_match_the_uba_log(reference):
+    university = plan_university(0, 0)
+    for department in university.departments:
+        logged = reference["per_department_instance_counts_from_generator_log"][f"University0_{department.index}.owl"]
+        made = dict(zip(RANK_CLASS, department.ranks))
+        made.update(
+            UndergraduateStudent=department.undergrads, GraduateStudent=department.grads,
+            TeachingAssistant=department.tas, ResearchAssistant=department.ras,
+            Course=sum(f.under_courses for f in department.faculty),
+            GraduateCourse=sum(f.grad_courses for f in department.faculty),
+            Publication=sum(f.publications for f in department.faculty), ResearchGroup=department.research_groups,
+        )
+        assert made == logged, department.index
+
+
+def test_section_sizes_count_what_sections_yield():
+    for index in (0, 5):
+        university = plan_university(index, 2)
+        assert section_sizes(university) == [len(section) for section in sections(university)]
+
+
+def test_seed_and_start_index_follow_uba():
+    assert len(plan_university(0, 0).departments) == 15  # datasets.md: seed 0 gives 15 departments
+    assert plan_university(0, 0).departments[0].ranks == (10, 14, 10, 7)
+    shifted = twin_table(GeneratorSpec("lubm", 1, index=3))
+    assert set(shifted.column("s").to_pylist()) == {s for section in sections(plan_university(3, 0)) for s, _, _ in section}
+    assert plan_university(0, 1).departments[0].ranks != plan_university(0, 0).departments[0].ranks
+
+
+def test_the_stats_command_reports_the_uba_numbers(tmp_path, reference):
+    from generators.writer import write_stream_local
+
+    write_stream_local(GeneratorSpec("lubm", 1), tmp_path / "lubm1")
+    stats = stream_stats(tmp_path / "lubm1")
+    assert stats["triples"] == reference["counts"]["distinct_triples_excluding_headers"]
+    assert stats["rows"] == reference["counts"]["raw_statements_emitted_by_generator_log"]
+    assert stats["sha256"] == reference["sha256_sorted_ntriples"]
+    assert {_short(f"<{iri}>"): n for iri, n in stats["predicates"].items()} == reference["per_predicate_distinct"]
+    assert {_short(f"<{iri}>"): n for iri, n in stats["classes"].items()} == reference["per_class_rdf_type_distinct"]
+    written = json.loads((tmp_path / "lubm1" / "stream.json").read_text())
+    assert written["counts"]["triples"] == stats["rows"] and written["counts"]["events"] == stats["events"]
+    assert (tmp_path / "lubm1" / "schema.nt").read_text() == lubm.schema_ntriples(GeneratorSpec("lubm", 1))
+
+
+def _store(triples) -> pyoxigraph.Store:
+    store = pyoxigraph.Store()
+    text = "".join(f"{s} {p} {o} .\n" for s, p, o in triples)
+    store.load(text.encode(), format=pyoxigraph.RdfFormat.N_TRIPLES)
+    return store
+
+
+def _schema() -> list[tuple[str, str, str]]:
+    text = lubm.schema_ntriples(GeneratorSpec("lubm", 1))
+    return [tuple(line.rstrip()[:-1].rstrip().split(" ", 2)) for line in text.splitlines() if line.strip()]
+
+
+def test_the_14_queries_give_the_published_answers_under_the_univ_bench_closure(distinct):
+    store = _store(closure(distinct, _schema()))
+    found = {name: len(list(store.query((QUERIES / f"{name}.rq").read_text()))) for name in PUBLISHED}
+    assert found == PUBLISHED
+
+
+def test_the_bitmat_queries_give_the_documented_counts_on_raw_data(distinct):
+    store = _store(distinct)
+    found = {name: len(list(store.query((QUERIES / f"{name}.rq").read_text()))) for name in BITMAT}
+    assert found == BITMAT
+
+
+def test_query_files_parse_and_declare_their_entailment():
+    for path in sorted(QUERIES.glob("*.rq")):
+        text = path.read_text()
+        declared = next(line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("# entailment:"))
+        assert declared == ("rdfs" if path.stem.startswith("Q") else "none"), path.name
+        query = load_query(path, window="unbounded", entailment=declared)
+        assert query.patterns, path.name
+    assert len(list(QUERIES.glob("Q*.rq"))) == 14 and len(list(QUERIES.glob("L*.rq"))) == 7
+
+
+def test_event_shapes_and_rate_timestamps():
+    entity = twin_table(GeneratorSpec("lubm", 1))
+    events = entity.column("event").to_pylist()
+    ts = entity.column("ts").to_pylist()
+    assert events[0] == 0 and all(b - a in (0, 1) for a, b in zip(events, events[1:]))
+    first_row = {}
+    for row, event in enumerate(events):
+        first_row.setdefault(event, row)
+    assert all(ts[row] == first_row[events[row]] * 1000 // int(lubm.DEFAULT_RATE) for row in range(0, len(ts), 997))
+    chunked = twin_table(GeneratorSpec("lubm", 1, shape=EventShape.parse("triples:7"), rate=250))
+    assert chunked.column("s").to_pylist() == entity.column("s").to_pylist()
+    sizes = Counter(chunked.column("event").to_pylist())
+    assert len(sizes) == -(-chunked.num_rows // 7) and max(sizes.values()) == 7
+    assert chunked.column("ts").to_pylist()[7 * 3] == 7 * 3 * 1000 // 250

@@ -1,0 +1,132 @@
+"""A tiny benchmark run end to end (process runner): every file, fresh processes, reports from stored results, compare with itself."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from harness.bench import store
+from harness.bench.config import config_from_table
+from harness.bench.execute import run_bench
+from harness.cli import main
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "harness" / "examples" / "university"
+REQUIRED_COLUMNS = ["engine", "dataset", "query", "window", "repetition", "status", "wall_s", "cpu_s", "triples",
+                    "events", "triples_per_s", "latency_p50_ms", "latency_p99_ms", "rss_base_bytes", "rss_peak_bytes",
+                    "answers", "verdict"]
+WINDOWS = ["sliding:5s:1s", "sliding:10s:1s"]
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory) -> Path:
+    config = config_from_table({
+        "name": "tiny", "engines": ["scan", "reeval"], "repetitions": 2, "runner": "process", "verify": True,
+        "workloads": [{"stream": str(EXAMPLE), "queries": [str(EXAMPLE / "queries" / "chain.rq")], "windows": WINDOWS}],
+    })
+    return run_bench(config, tmp_path_factory.mktemp("runs") / "tiny", show_progress=False)
+
+
+def test_the_run_writes_every_file(tiny_run):
+    for name in ("run.json", "cells.parquet", "cells.csv", "rss.parquet", "latency.parquet"):
+        assert (tiny_run / name).is_file(), name
+    info = json.loads((tiny_run / "run.json").read_text())
+    assert info["schema_version"] == store.SCHEMA_VERSION and info["status"] == "complete"
+    assert info["config"]["repetitions"] == 2 and info["config"]["engines"] == ["scan", "reeval"]
+    assert info["machine"]["cpus_logical"] >= 1 and "pyarrow" in info["packages"]
+    assert "commit" in info["git"] and len(info["cells"]) == 4
+    assert not list(tiny_run.rglob("*.partial-*"))
+
+
+def test_cells_table_has_a_row_per_cell_and_repetition(tiny_run):
+    csv = pd.read_csv(tiny_run / "cells.csv")
+    assert set(REQUIRED_COLUMNS) <= set(csv.columns)
+    frame = store.load_results(tiny_run)
+    assert len(frame) == len(csv) == 2 * 2 * 2
+    assert (frame["status"] == "ok").all()
+    assert set(frame["window"]) == {"sliding:5000:1000", "sliding:10000:1000"}
+    assert (frame["events"] == 41).all() and (frame["wall_s"] > 0).all()
+    assert (frame["latency_p99_ms"] >= frame["latency_p50_ms"]).all()
+    assert (frame["rss_peak_bytes"] >= frame["rss_base_bytes"]).all()
+    assert set(frame.loc[frame["engine"] == "reeval", "verdict"]) == {"agrees"}
+    assert set(frame.loc[frame["engine"] == "scan", "verdict"]) == {"not checked"}  # scan computes no answers
+    assert (frame.loc[frame["engine"] == "reeval", "added"] > 0).all()  # answers came and went
+
+
+def test_every_repetition_ran_in_a_fresh_process(tiny_run):
+    frame = store.load_results(tiny_run)
+    assert frame["pid"].nunique() == len(frame)
+    assert not frame["engine_module_preloaded"].astype(bool).any()
+
+
+def test_series_are_stored(tiny_run):
+    latencies = store.load_latencies(tiny_run)
+    assert len(latencies) == 8 * 41
+    rss = store.load_rss(tiny_run)
+    assert len(rss) >= 8 and (rss["rss_bytes"] > 0).all()
+
+
+def test_report_is_made_from_the_stored_results_alone(tiny_run, tmp_path, monkeypatch):
+    copy = tmp_path / "copy"
+    shutil.copytree(tiny_run, copy, ignore=shutil.ignore_patterns("parts"))  # no parts, no inputs needed
+    cells = pd.read_parquet(copy / "cells.parquet")
+    cells.loc[cells["engine"] == "reeval", "wall_s"] = 1000.0  # a value only the stored table holds
+    cells.to_parquet(copy / "cells.parquet", index=False)
+    import harness.bench.cell as cell
+
+    monkeypatch.setattr(cell, "run_task", lambda task: pytest.fail("the report ran an engine"))
+    assert main(["report", str(copy)]) == 0
+    report = copy / "report"
+    for name in ("summary.md", "summary.tex", "summary.csv", "cells.csv"):
+        assert (report / name).is_file(), name
+    for figure in ("throughput_vs_window", "break_even", "latency_cdf", "rss_over_time", "rss_vs_window"):
+        assert (report / f"{figure}.png").is_file() and (report / f"{figure}.pdf").is_file(), figure
+    summary = pd.read_csv(report / "summary.csv")
+    assert set(summary.loc[summary["engine"] == "reeval", "wall_s"]) == {1000.0}
+    scan_wall = summary.set_index(["engine", "window"])["wall_s"]
+    reeval = summary[summary["engine"] == "reeval"].set_index("window")
+    for window, row in reeval.iterrows():
+        assert row["x_scan"] == pytest.approx(1000.0 / scan_wall[("scan", window)])
+    markdown = (report / "summary.md").read_text()
+    assert "×scan" in markdown and "reeval" in markdown and "![break_even](break_even.png)" in markdown
+    assert r"\begin{tabular}" in (report / "summary.tex").read_text()
+
+
+def test_compare_of_a_run_with_itself_exits_0(tiny_run, capsys):
+    assert main(["compare", str(tiny_run), str(tiny_run)]) == 0
+    assert "4 same" in capsys.readouterr().out
+
+
+def test_two_repetitions_cannot_prove_a_slowdown(tiny_run, tmp_path, capsys):
+    slowed = tmp_path / "slowed"
+    shutil.copytree(tiny_run, slowed, ignore=shutil.ignore_patterns("parts"))
+    cells = pd.read_parquet(slowed / "cells.parquet")
+    cells["wall_s"] *= 3
+    cells.to_parquet(slowed / "cells.parquet", index=False)
+    assert main(["compare", str(tiny_run), str(slowed)]) == 0
+    output = capsys.readouterr().out
+    assert "4 undecided" in output and "too few repetitions" in output
+
+
+def test_a_rerun_skips_finished_cells(tiny_run, tmp_path):
+    copy = tmp_path / "again"
+    shutil.copytree(tiny_run, copy)
+    before = store.load_results(copy)
+    config = config_from_table(json.loads((copy / "run.json").read_text())["config"] | {"workloads": [
+        {"stream": str(EXAMPLE), "queries": [str(EXAMPLE / "queries" / "chain.rq")], "windows": WINDOWS}]})
+    run_bench(config, copy, show_progress=False)  # nothing left to do: no process is started
+    after = store.load_results(copy)
+    assert list(after["pid"]) == list(before["pid"])
+    assert json.loads((copy / "run.json").read_text())["resumed"]
+
+
+def test_a_different_configuration_does_not_resume_into_the_run(tiny_run):
+    from engines.errors import ConfigError
+
+    config = config_from_table({"engines": ["scan"], "repetitions": 3, "runner": "process", "workloads": [
+        {"stream": str(EXAMPLE), "queries": [str(EXAMPLE / "queries" / "chain.rq")]}]})
+    with pytest.raises(ConfigError, match="different configuration"):
+        run_bench(config, tiny_run, show_progress=False)
