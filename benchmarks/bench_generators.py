@@ -6,7 +6,9 @@ Not part of the test run. Usage::
 
 For each dataset it times ``write_stream_spark`` (count pass, generation, Parquet written, files
 renamed into place) on an already started session, and prints one JSON line with the triples,
-the seconds and triples/s; the session start-up is timed and reported apart. ``--twin`` also
+the seconds and triples/s; the session start-up is timed and reported apart. On a shared machine
+the wall rate says mostly how busy it is, so the CPU seconds of the driver, JVM and Python workers
+(psutil, all descendants) and the load average are reported too. ``--twin`` also
 times the in-process generation alone (no Spark, nothing written) as a reference for the
 Python-side cost.
 """
@@ -15,10 +17,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import tempfile
 import time
 from pathlib import Path
+
+import psutil
 
 from generators.framing import GeneratorSpec
 from generators.pipeline import twin_batches
@@ -26,17 +31,34 @@ from generators.writer import write_stream_spark
 from harness.spark import spark_session
 
 
+def _cpu_seconds() -> float:
+    """CPU time of this process and all its descendants (the JVM and the Python workers)."""
+    total = 0.0
+    me = psutil.Process()
+    for process in [me, *me.children(recursive=True)]:
+        try:
+            times = process.cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system + times.children_user + times.children_system
+    return total
+
+
 def _measure_spark(spark, spec: GeneratorSpec, scratch: Path) -> dict:
     out = scratch / f"{spec.dataset}-{spec.scale}"
+    load = os.getloadavg()[0]
+    cpu = _cpu_seconds()
     started = time.perf_counter()
     info = write_stream_spark(spark, spec, out)
     seconds = time.perf_counter() - started
+    cpu = _cpu_seconds() - cpu
     size = sum(path.stat().st_size for path in (out / "events").glob("part-*"))
     shutil.rmtree(out)
     triples = info["counts"]["triples"]
     return {"dataset": spec.dataset, "scale": spec.scale, "mode": "spark+parquet", "triples": triples,
             "events": info["counts"]["events"], "seconds": round(seconds, 2),
-            "triples_per_second": round(triples / seconds), "parquet_bytes": size}
+            "triples_per_second": round(triples / seconds), "cpu_seconds": round(cpu, 2),
+            "triples_per_cpu_second": round(triples / cpu), "load_average_before": round(load, 2), "parquet_bytes": size}
 
 
 def _measure_twin(spec: GeneratorSpec) -> dict:

@@ -12,7 +12,7 @@ oracles can use these types without sharing the engines' evaluation code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 from engines.errors import WindowError
 
@@ -95,11 +95,11 @@ class Window:
             raise WindowError(f"a {self.kind} window takes no range or slide")
 
     @classmethod
-    def sliding(cls, range_ms: int, slide_ms: int = 1) -> "Window":
+    def sliding(cls, range_ms: int, slide_ms: int = 1) -> Window:
         return cls("sliding", range_ms, slide_ms)
 
     @classmethod
-    def tumbling(cls, range_ms: int) -> "Window":
+    def tumbling(cls, range_ms: int) -> Window:
         return cls("sliding", range_ms, range_ms)
 
     @property
@@ -139,17 +139,17 @@ class TermExpr:
 
 @dataclass(frozen=True, slots=True)
 class And:
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Or:
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Not:
-    arg: "Expr"
+    arg: Expr
 
 
 COMPARISONS = ("=", "!=", "<", ">", "<=", ">=")
@@ -159,21 +159,21 @@ ARITHMETIC = ("+", "-", "*", "/")
 @dataclass(frozen=True, slots=True)
 class Compare:
     op: str  # one of COMPARISONS
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 @dataclass(frozen=True, slots=True)
 class Arith:
     op: str  # one of ARITHMETIC
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 @dataclass(frozen=True, slots=True)
 class Unary:
     op: str  # "-" or "+"
-    arg: "Expr"
+    arg: Expr
 
 
 BUILTINS = (
@@ -187,10 +187,10 @@ class Call:
     """A builtin (lower-case name from BUILTINS) or a cast (``name`` is the XSD datatype IRI in ``<...>``)."""
 
     name: str
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
 
 
-Expr = Union[VarExpr, TermExpr, And, Or, Not, Compare, Arith, Unary, Call]
+Expr = VarExpr | TermExpr | And | Or | Not | Compare | Arith | Unary | Call
 
 
 def expr_variables(expr: Expr) -> frozenset[str]:
@@ -251,12 +251,12 @@ class ContinuousQuery:
             return self.projection
         return tuple(v for v in self.variables if not v.startswith("?_:"))
 
-    def with_window(self, window: Window) -> "ContinuousQuery":
+    def with_window(self, window: Window) -> ContinuousQuery:
         from dataclasses import replace
 
         return replace(self, window=window)
 
-    def with_entailment(self, entailment: str) -> "ContinuousQuery":
+    def with_entailment(self, entailment: str) -> ContinuousQuery:
         from dataclasses import replace
 
         return replace(self, entailment=entailment)

@@ -18,6 +18,8 @@ BUILTIN: dict[str, str] = {
     "reeval": "engines.baselines.reeval:ReevalEngine",
     "oxigraph": "engines.baselines.oxigraph_engine:OxigraphEngine",
     "scan": "engines.baselines.scan:ScanEngine",
+    "spectra": "engines.spectra:SpectraEngine",
+    "spectra-rev": "engines.spectra:SpectraRevEngine",
 }
 
 

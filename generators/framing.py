@@ -40,7 +40,7 @@ class EventShape:
     size: int | None = None
 
     @classmethod
-    def parse(cls, text: str) -> "EventShape":
+    def parse(cls, text: str) -> EventShape:
         match = _SHAPE.match(text.strip())
         if match is None or (match.group(2) is not None and int(match.group(2)) < 1):
             raise GeneratorError(f"bad event shape {text!r}: expected 'entity' or 'triples:K' with K >= 1")
@@ -78,7 +78,7 @@ class GeneratorSpec:
     def option(self, name: str, default=None):
         return dict(self.options).get(name, default)
 
-    def with_partitions(self, partitions: int | None) -> "GeneratorSpec":
+    def with_partitions(self, partitions: int | None) -> GeneratorSpec:
         return replace(self, partitions=partitions)
 
 

@@ -18,9 +18,17 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from engines.errors import ConfigError, EnvironmentProblem
+from engines.errors import ConfigError, EnvironmentProblem, GeneratorError
 from generators.framing import EVENT_SCHEMA, GeneratorSpec
-from generators.pipeline import UnitPlace, dataset_module, generate, partition_count, spark_places, stream_counts, twin_batches, twin_places
+from generators.pipeline import (
+    UnitPlace,
+    dataset_module,
+    partition_count,
+    spark_places,
+    stream_counts,
+    twin_batches,
+    twin_places,
+)
 
 FORMAT = "cgpm-stream/1"
 
@@ -79,8 +87,32 @@ def _finish(spec: GeneratorSpec, temporary: Path, out: Path, unit_places: list[U
     return info
 
 
+def _partition_writer(spec: GeneratorSpec, events_dir: str, compression: str):
+    """A Spark partition function: write this partition's units to ``part-NNNNN.parquet`` with pyarrow."""
+
+    def write(index, places):
+        places = list(places)
+        if not places:
+            return
+        dataset = dataset_module(spec.dataset)
+        rows = 0
+        with pq.ParquetWriter(f"{events_dir}/part-{index:05d}.parquet", EVENT_SCHEMA, compression=compression) as out:
+            for unit, first_entity, first_triple in places:
+                for batch in dataset.unit_batches(spec, unit, first_entity, first_triple):
+                    out.write_batch(batch)
+                    rows += batch.num_rows
+        yield index, rows
+
+    return write
+
+
 def write_stream_spark(spark, spec: GeneratorSpec, out: Path, *, compression: str = "snappy") -> dict:
-    """Generate on Spark and write the stream directory ``out``; returns its stream.json content."""
+    """Generate on Spark and write the stream directory ``out``; returns its stream.json content.
+
+    Each task writes its slice of units straight to a Parquet part file with pyarrow (rows never
+    pass through the JVM), so ``out`` must be on a filesystem the executors share (always true in
+    local mode).
+    """
     out = Path(out)
     check_output(out)
     temporary = _temporary_sibling(out)
@@ -91,8 +123,16 @@ def write_stream_spark(spark, spec: GeneratorSpec, out: Path, *, compression: st
         unit_places = spark_places(spark, spec, partitions)
         counts = stream_counts(spec, unit_places)
         _say(f"writing {counts['triples']:,} triples in {counts['events']:,} events")
-        frame = generate(spark, spec, unit_places)
-        frame.write.option("compression", compression).parquet(str((temporary / "events").resolve()))
+        events_dir = (temporary / "events").resolve()
+        events_dir.mkdir(parents=True)
+        rows = [(place.unit, place.first_entity, place.first_triple) for place in unit_places]
+        written = (
+            spark.sparkContext.parallelize(rows, partitions)
+            .mapPartitionsWithIndex(_partition_writer(spec, str(events_dir), compression))
+            .collect()
+        )
+        if sum(count for _, count in written) != counts["triples"]:
+            raise GeneratorError(f"{spec.dataset}: wrote {sum(c for _, c in written)} rows, expected {counts['triples']}")
         return _finish(spec, temporary, out, unit_places, started)
     except BaseException:
         shutil.rmtree(temporary, ignore_errors=True)

@@ -25,9 +25,14 @@ INSTALL_HINT = "install Java 17+ (apt-get install openjdk-17-jre-headless) or se
 LOCAL_SHUFFLE_PARTITIONS = 4
 
 _VERSION = re.compile(r'version "(\d+)(?:\.(\d+))?')
+# Spark prints a "Setting default log level" notice when the level of the logger that starts it
+# differs from the root's; giving that logger (SparkSubmit, under org.apache.spark) the root's level
+# keeps the start quiet.
 _QUIET_LOG4J = """\
 rootLogger.level = error
 rootLogger.appenderRef.stderr.ref = console
+logger.spark.name = org.apache.spark
+logger.spark.level = error
 appender.console.type = Console
 appender.console.name = console
 appender.console.target = SYSTEM_ERR

@@ -9,8 +9,9 @@ so ``"01"^^xsd:integer`` comes back as ``"1"^^xsd:integer`` and the two merge in
 solution is therefore expanded back to every input term that Oxigraph stores as the bound term,
 and kept only where every pattern, so instantiated, is an input triple. Value-based filters give
 the same result on the rewritten terms; filters that read a lexical form (``str``, ``regex``,
-``sameTerm``, casts) do not, so when the query has one and the graph or the query holds a literal
-Oxigraph rewrites, the oracle raises OracleLimitation rather than answer wrongly.
+``sameTerm``, casts) do not, so when the query has one and a query constant, or a binding of the
+pattern without its filters, is a literal Oxigraph rewrites, the oracle raises OracleLimitation
+rather than answer wrongly.
 """
 
 from __future__ import annotations
@@ -76,8 +77,9 @@ def _sparql_variable(variable: str, index: int) -> str:
 
 
 @lru_cache(maxsize=256)
-def _query_text(where_sparql: str, patterns: tuple, variables: tuple) -> str:
+def _query_text(where_sparql: str, patterns: tuple, variables: tuple, with_filters: bool = True) -> str:
     prologue, constraints = filter_clauses(where_sparql)
+    constraints = constraints if with_filters else []
     names = {v: _sparql_variable(v, i) for i, v in enumerate(variables)}
     taken = set(variables)
     if any(name in taken for v, name in names.items() if name != v):
@@ -181,12 +183,7 @@ class OxigraphOracle:
         except (SyntaxError, ValueError, OSError) as error:
             raise QueryError(f"oxigraph oracle cannot evaluate the query: {error}") from None
         if self.reads_lexical_form:
-            # A rewritten literal can make a lexical filter wrong whether or not its solution survives: refuse.
-            rewritten = sorted(self.rewritten_terms() & ({t for triple in self.content for t in triple} | set(self._constants)))
-            if rewritten:
-                raise OracleLimitation(
-                    f"oxigraph oracle: the query's filters read lexical forms, and Oxigraph rewrites {rewritten[0]}"
-                )
+            self._refuse_rewritten_bindings()
         answers = set()
         width = len(self.query.variables)
         for solution in solutions:
@@ -194,6 +191,26 @@ class OxigraphOracle:
             # Always check the pattern instances: a query constant may be rewritten by Oxigraph as well.
             answers.update(self._expand(bound))
         return frozenset(answers)
+
+    def _refuse_rewritten_bindings(self) -> None:
+        """Raise when a lexical filter could see a rewritten literal: a constant, or a binding of the bare pattern."""
+        rewritten_constants = [c for c in self._constants if self._stored_as[c] != c]
+        if rewritten_constants:
+            raise OracleLimitation(
+                f"oxigraph oracle: the query's filters read lexical forms, and Oxigraph rewrites the constant {rewritten_constants[0]}"
+            )
+        if not self.rewritten_terms() & {term for triple in self.content for term in triple}:
+            return
+        width = len(self.query.variables)
+        bare = _query_text(self.query.where_sparql, self.query.patterns, self.query.variables, with_filters=False)
+        for solution in self.store.query(bare):
+            for mapping in self._expand([nterms.from_oxigraph(solution[index]) for index in range(width)]):
+                rewritten = [term for term in mapping if self._stored_as.get(term, term) != term]
+                if rewritten:
+                    raise OracleLimitation(
+                        f"oxigraph oracle: the query's filters read lexical forms, and Oxigraph rewrites {rewritten[0]}, "
+                        "which the pattern binds"
+                    )
 
     def _expand(self, bound: list[str]) -> Iterable[Mapping]:
         """Every mapping of input terms that Oxigraph would report as ``bound`` and whose pattern instances are input triples."""

@@ -23,7 +23,7 @@ import rdflib
 from rdflib import BNode, Literal, URIRef, Variable
 from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery
-from rdflib.plugins.sparql.parserutils import CompValue
+from rdflib.plugins.sparql.parserutils import CompValue, Expr
 from rdflib.plugins.sparql.sparql import Query
 
 from engines.errors import QueryError
@@ -43,20 +43,33 @@ def _canonical_constant(node):
     return node
 
 
+def _rewrite_node(value: CompValue, replace) -> CompValue:
+    # Same class and attributes (rdflib's Expr keeps its evalfn there), rewritten items.
+    rewritten = type(value).__new__(type(value))
+    rewritten.__dict__.update(vars(value))
+    evalfn = getattr(value, "_evalfn", None)
+    if value.name in sparql_fixes.EVAL_OVERRIDES:
+        evalfn = sparql_fixes.EVAL_OVERRIDES[value.name]
+    elif isinstance(evalfn, MethodType):
+        evalfn = evalfn.__func__
+    if evalfn is not None:
+        if value.name.startswith("Builtin_") and value.name != "Builtin_BOUND":
+            evalfn = sparql_fixes.strict_arguments(evalfn)
+        rewritten._evalfn = MethodType(evalfn, rewritten)
+    for key, item in value.items():
+        rewritten[key] = _rewrite(item, replace)
+    return rewritten
+
+
 def _rewrite(value, replace):
     """A copy of an algebra value with ``replace`` applied to every RDF term in it."""
-    if isinstance(value, CompValue):
-        # Same class and attributes (rdflib's Expr keeps its evalfn there), rewritten items.
-        rewritten = type(value).__new__(type(value))
-        rewritten.__dict__.update(vars(value))
-        evalfn = getattr(value, "_evalfn", None)
-        if value.name in sparql_fixes.EVAL_OVERRIDES:
-            rewritten._evalfn = MethodType(sparql_fixes.EVAL_OVERRIDES[value.name], rewritten)
-        elif isinstance(evalfn, MethodType):
-            rewritten._evalfn = MethodType(evalfn.__func__, rewritten)
-        for key, item in value.items():
-            rewritten[key] = _rewrite(item, replace)
+    if isinstance(value, CompValue) and value.name == "Filter":
+        # The filter's EBV is computed by sparql_fixes: wrap the expression in a node of our own.
+        rewritten = _rewrite_node(value, replace)
+        rewritten["expr"] = Expr("CgpmEffectiveBooleanValue", sparql_fixes.filter_value, arg=rewritten["expr"])
         return rewritten
+    if isinstance(value, CompValue):
+        return _rewrite_node(value, replace)
     if isinstance(value, (Variable, BNode, URIRef, Literal)):
         return replace(value)
     if isinstance(value, list):
@@ -108,11 +121,32 @@ def _unify_bnodes(algebra_triples: list, patterns: tuple) -> dict[BNode, str]:
     return mapping
 
 
+def _passthrough(e, ctx):
+    return e.term
+
+
+def _keep_constant_filters(node) -> None:
+    """Wrap each FILTER's expression in a pass-through node: rdflib's translation drops ``FILTER(0)``.
+
+    (It tests ``if filters:``, and a constant that simplifies to a falsy Literal such as 0 or "" is dropped.)
+    """
+    if isinstance(node, CompValue):
+        if node.name == "Filter" and "expr" in node:
+            node["expr"] = Expr("CgpmFilterExpression", _passthrough, term=node["expr"])
+        for item in node.values():
+            _keep_constant_filters(item)
+    elif isinstance(node, (list, tuple)) or type(node).__name__ == "ParseResults":
+        for item in node:
+            _keep_constant_filters(item)
+
+
 @lru_cache(maxsize=256)
 def _compile(where_sparql: str, patterns: tuple, variables: tuple) -> tuple[Query, tuple[Variable, ...]]:
     """The rdflib query for ``where_sparql`` with blank nodes as variables, and the rdflib variable per model variable."""
     try:
-        translated = translateQuery(parseQuery(where_sparql))
+        parsed = parseQuery(where_sparql)
+        _keep_constant_filters(parsed)
+        translated = translateQuery(parsed)
     except Exception as error:  # rdflib raises pyparsing and plain exceptions alike
         raise QueryError(f"rdflib oracle cannot parse the query: {str(error).splitlines()[0]}") from None
     found: list = []

@@ -19,6 +19,12 @@ of literal values (independent of ``engines.filters``):
 
 ``regex`` replaces rdflib's REGEX, which ignores the XPath flags ``x`` and ``q``, lets ``.`` match a
 carriage return and ``$`` match before a final newline, and accepts non-string arguments.
+
+The effective boolean value (section 17.2.2) is computed here too, for ``&&``, ``||``, ``!`` and
+each FILTER (rdflib gives xsd:dateTime and NaN an EBV of true and lets an error beat ``false`` in
+``&&``); ``STR`` of a blank node is an error and ``isNumeric`` needs a valid lexical form.
+Arithmetic takes valid numerics only (rdflib also subtracts dateTimes, an extension, and crashes on
+ill-typed literals), and floating-point division by zero gives INF or NaN instead of an error.
 """
 
 from __future__ import annotations
@@ -29,7 +35,8 @@ import struct
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal, InvalidOperation
 
-from rdflib import Literal, Node
+from rdflib import Literal, Node, URIRef
+from rdflib.plugins.sparql import operators
 from rdflib.plugins.sparql.sparql import SPARQLError
 
 from oracles import nterms
@@ -252,4 +259,164 @@ def regex(e, ctx) -> Literal:
     return Literal(xpath_regex(pattern, flags).search(text) is not None)
 
 
-EVAL_OVERRIDES = {"RelationalExpression": relational_expression, "Builtin_REGEX": regex}
+def effective_boolean_value(node) -> bool:
+    """SPARQL 1.1 section 17.2.2: booleans, strings (simple, xsd:string, language-tagged) and numerics; else an error."""
+    if isinstance(node, SPARQLError):
+        raise node
+    if not isinstance(node, Literal):
+        raise SPARQLError(f"no effective boolean value for {node!r}")
+    term = nterms.from_rdflib(node)
+    value = literal_value(term)
+    if value.space == BOOLEAN:
+        return value.value
+    if value.space in (STRING, LANG):
+        return len(str(node)) > 0
+    if value.space == NUMERIC:
+        return not (value.value != value.value or value.value == 0)  # NaN or zero is false
+    parts = nterms.split(term)
+    local = (parts.datatype or "")[len(X):] if (parts.datatype or "").startswith(X) else None
+    if local == "boolean" or local in _INTEGER_RANGES or local in ("decimal", "float", "double"):
+        return False  # a boolean or numeric literal with an invalid lexical form
+    raise SPARQLError(f"no effective boolean value for {term}")
+
+
+def _ebv_or_error(node) -> bool | SPARQLError:
+    try:
+        return effective_boolean_value(node)
+    except SPARQLError as error:
+        return error
+
+
+def conditional_and(e, ctx) -> Literal:
+    """``&&``: false wins over an error, an error over true."""
+    if e.other is None:
+        return e.expr
+    values = [_ebv_or_error(x) for x in [e.expr, *e.other]]
+    if any(v is False for v in values):
+        return Literal(False)
+    for v in values:
+        if isinstance(v, SPARQLError):
+            raise v
+    return Literal(True)
+
+
+def conditional_or(e, ctx) -> Literal:
+    """``||``: true wins over an error, an error over false."""
+    if e.other is None:
+        return e.expr
+    values = [_ebv_or_error(x) for x in [e.expr, *e.other]]
+    if any(v is True for v in values):
+        return Literal(True)
+    for v in values:
+        if isinstance(v, SPARQLError):
+            raise v
+    return Literal(False)
+
+
+def unary_not(e, ctx) -> Literal:
+    return Literal(not effective_boolean_value(e.expr))
+
+
+def filter_value(e, ctx) -> Literal:
+    """Wraps a FILTER's expression so its EBV is computed here, not by rdflib's ``_ebv``."""
+    return Literal(effective_boolean_value(e.arg))
+
+
+def builtin_str(e, ctx) -> Literal:
+    """STR of an IRI or a literal; of a blank node it is an error (rdflib returns the label)."""
+    arg = e.arg
+    if isinstance(arg, SPARQLError):
+        raise arg
+    if not isinstance(arg, (Literal, URIRef)):
+        raise SPARQLError(f"STR of {arg!r}")
+    return Literal(str(arg))
+
+
+def builtin_is_numeric(e, ctx) -> Literal:
+    """isNumeric: a numeric datatype and a valid lexical form (rdflib accepts "abc"^^xsd:integer)."""
+    arg = e.arg
+    if isinstance(arg, SPARQLError):
+        raise arg
+    return Literal(isinstance(arg, Literal) and literal_value(nterms.from_rdflib(arg)).space == NUMERIC)
+
+
+def _numeric_operand(node) -> _Value:
+    if isinstance(node, SPARQLError):
+        raise node
+    value = literal_value(nterms.from_rdflib(node)) if isinstance(node, Literal) else _Value(None)
+    if value.space != NUMERIC:
+        raise SPARQLError(f"arithmetic on a non-numeric operand {node!r}")
+    return value
+
+
+def _checked_arithmetic(rdflib_function):
+    """rdflib's arithmetic, restricted to valid numerics (rdflib also adds dates, and crashes on "abc"^^xsd:integer)."""
+
+    def evaluate(e, ctx):
+        if e.name in ("AdditiveExpression", "MultiplicativeExpression"):
+            if e.other is None:  # rdflib's precedence handling: a lone operand passes through
+                return e.expr
+            operands = [e.expr, *e.other]
+        else:
+            operands = [e.expr]
+        values = [_numeric_operand(operand) for operand in operands]
+        if e.name == "MultiplicativeExpression" and any(isinstance(v.value, float) for v in values):
+            # IEEE division by zero gives ±INF or NaN, where rdflib raises.
+            for op, divisor in zip(e.op, values[1:]):
+                if op == "/" and divisor.value == 0:
+                    return _floating_division_by_zero(values, e.op)
+        try:
+            return rdflib_function(e, ctx)
+        except SPARQLError:
+            raise
+        except Exception as error:  # rdflib raises ZeroDivisionError, decimal errors, RecursionError...
+            raise SPARQLError(f"arithmetic error: {type(error).__name__}") from None
+
+    return evaluate
+
+
+def _floating_division_by_zero(values: list[_Value], ops) -> Literal:
+    result = float(values[0].value)
+    for op, value in zip(ops, values[1:]):
+        operand = float(value.value)
+        if op == "*":
+            result *= operand
+        elif operand == 0:
+            result = math.nan if result == 0 or math.isnan(result) else math.copysign(math.inf, result) * math.copysign(1, operand)
+        else:
+            result /= operand
+    datatype = X + ("double" if any(v.precision == "double" for v in values) else "float")
+    lexical = "NaN" if math.isnan(result) else ("INF" if result > 0 else "-INF") if math.isinf(result) else repr(result)
+    return Literal(lexical, datatype=URIRef(datatype))
+
+
+_ARGUMENT_KEYS = ("arg", "arg1", "arg2", "text", "pattern", "flags")
+
+
+def strict_arguments(evalfn):
+    """A builtin whose argument is an error is an error (rdflib's isLiteral(error) is false, so !isLiteral(...) is true)."""
+
+    def evaluate(e, ctx):
+        for key in _ARGUMENT_KEYS:
+            if key in e:
+                value = getattr(e, key)
+                if isinstance(value, SPARQLError):
+                    raise value
+        return evalfn(e, ctx)
+
+    return evaluate
+
+
+EVAL_OVERRIDES = {
+    "RelationalExpression": relational_expression,
+    "Builtin_REGEX": regex,
+    "ConditionalAndExpression": conditional_and,
+    "ConditionalOrExpression": conditional_or,
+    "UnaryNot": unary_not,
+    "Builtin_STR": builtin_str,
+    "Builtin_isNUMERIC": builtin_is_numeric,
+    "AdditiveExpression": _checked_arithmetic(operators.AdditiveExpression),
+    "MultiplicativeExpression": _checked_arithmetic(operators.MultiplicativeExpression),
+    "UnaryMinus": _checked_arithmetic(operators.UnaryMinus),
+    "UnaryPlus": _checked_arithmetic(operators.UnaryPlus),
+}

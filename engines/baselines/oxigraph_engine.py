@@ -47,6 +47,7 @@ class OxigraphEngine:
         self._to_store: dict[str, object] = {}
         self._scratch = ox.Store()
         self.current: set[Mapping] = set()
+        self._first = True
         self._load(set(static), add=True)
 
     def _term(self, term: str):
@@ -87,8 +88,9 @@ class OxigraphEngine:
 
     def push(self, event: Event) -> Delta:
         added, removed = self.window.advance(event)
-        if not (added or removed):
+        if not (added or removed or self._first):
             return Delta()
+        self._first = False  # before the first event M is empty, so static-only answers appear at the first
         self._load(removed, add=False)
         self._load(added, add=True)
         to_input = self.to_input

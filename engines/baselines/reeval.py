@@ -36,6 +36,7 @@ class ReevalEngine:
         self.closure = ClosureCounter(Schema(schema)) if query.entailment == "rdfs" else None
         self._add(set(static))  # static data is in every instant's graph and never leaves
         self.current: set[Mapping] = set()
+        self._first = True
         self.evaluations = 0
 
     def _add(self, triples: set[Triple]) -> None:
@@ -46,8 +47,9 @@ class ReevalEngine:
 
     def push(self, event: Event) -> Delta:
         added, removed = self.window.advance(event)
-        if not (added or removed):
+        if not (added or removed or self._first):
             return Delta()
+        self._first = False  # before the first event M is empty, so static-only answers appear at the first
         self._remove(removed)
         self._add(added)
         answers = evaluate_bgp(self.query.patterns, self.query.variables, self.index, self.accept)

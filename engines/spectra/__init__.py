@@ -10,7 +10,7 @@ Where the code departs from the paper, and why:
 
 1. Window boundary. The paper's window is ``τ_b < τ' < τ_e`` with ``τ_b = ⌊(τ−ω)/x⌋·x``, which
    leaves out the current instant. DESIGN.md section 2 includes it: ``τ_b(τ) <= ts <= τ`` with
-   ``τ_b(τ) = (⌊(τ−ω)/x⌋+1)·x``. The code uses ``Window.start`` so every engine agrees.
+   ``τ_b(τ) = (⌊(τ−ω)/x⌋+1)·x``, ``Window.start`` (inlined in ``conductor.advance``), as every engine does.
 2. Sets, not multisets. The paper's events are multigraphs and a repeated triple is matched
    again. Here the window is a set: a triple seen twice is there once and leaves with its last
    occurrence (the timelist re-stamps it), and answers are sets of mappings.
@@ -23,7 +23,14 @@ Where the code departs from the paper, and why:
 5. Sibling lists. The paper records joined (s, o) pairs as flat sibling-tuple lists with ordinal
    numbers, extracted by DFS. Here a match is stored once as its full encoded mapping and filed
    under each of its rows (one hash index per pattern): the same relationship, looked up by hash.
-6. Generality beyond the paper: variable predicates, constants in any position, a variable
+6. Join order. The paper re-orders the joins at every event from the views' cardinalities; here
+   the greedy order is recomputed whenever a view's size crosses a power of two, which follows
+   the cardinalities without paying for the search on every one-triple event.
+7. Dictionary. Ids are reference-counted by the window's triples and reused once no kept
+   triple holds them, so the dictionary follows the window rather than the whole stream.
+8. S-Rev skips the joins when an event changes no view (the answers cannot change); its option
+   ``reevaluate="every-instant"`` re-runs them after every event instead.
+9. Generality beyond the paper: variable predicates, constants in any position, a variable
    repeated inside one pattern, disconnected patterns (cross products), FILTERs (atomic ones are
    pushed into GraphSummary, the rest applied to full mappings), static data (rows that never
    expire), event windows (the current event alone) and tumbling windows (slide = range).

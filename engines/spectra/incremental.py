@@ -62,6 +62,8 @@ class SpectraEngine:
 
     def push(self, event: Event) -> Delta:
         new_rows, evicted = self.conductor.advance(event)
+        if not (new_rows or evicted):
+            return Delta()
         removed = self._invalidate(evicted) if evicted else []
         added = self._extend(new_rows) if new_rows else []
         if not (added or removed):
@@ -92,12 +94,14 @@ class SpectraEngine:
         conductor = self.conductor
         views, planner, shapes = conductor.views, conductor.planner, conductor.shapes
         added = []
+        # join-ahead pruning: a view still empty after this event means no full match at all
+        complete = all(view.size or j in new_rows for j, view in enumerate(views))
         for j, rows in new_rows.items():
             view = views[j]
             for row in rows:
                 view.add(row)
-            if not all(v.size for v in views):
-                continue  # join-ahead pruning: an empty view means no full match
+            if not complete:
+                continue
             found = planner.extend(planner.order(j), seed_partials(shapes[j], rows))
             if conductor.post_filter is not None:
                 found = [m for m in found if conductor.keeps(m)]

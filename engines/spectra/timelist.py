@@ -11,15 +11,19 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Hashable
 
+_NEVER = float("inf")
+
 
 class Timelist:
-    __slots__ = ("_stamps", "_batches", "_head", "latest")
+    __slots__ = ("_stamps", "_batches", "_head", "latest", "oldest")
 
     def __init__(self) -> None:
         self._stamps: list[int] = []  # distinct, increasing
         self._batches: list[list[Hashable]] = []  # the keys stamped at each stamp
         self._head = 0  # entries before it are evicted; compacted lazily
         self.latest: dict[Hashable, int] = {}
+        # the first live entry's stamp (infinite when none): nothing can expire before it passes
+        self.oldest: float = _NEVER
 
     def stamp(self, key: Hashable, stamp: int) -> bool:
         """Record ``key`` at ``stamp``; True when it was not in the window before."""
@@ -28,6 +32,8 @@ class Timelist:
         if self._stamps and self._stamps[-1] == stamp and len(self._stamps) > self._head:
             self._batches[-1].append(key)
         else:
+            if self._head == len(self._stamps):
+                self.oldest = stamp
             self._stamps.append(stamp)
             self._batches.append([key])
         return fresh
@@ -52,6 +58,7 @@ class Timelist:
                     expired.append(key)
             self._batches[position] = None  # type: ignore[call-overload]
         self._head = end
+        self.oldest = stamps[end] if end < len(stamps) else _NEVER
         if end > 1024 and end * 2 > len(stamps):
             del stamps[:end]
             del self._batches[:end]

@@ -16,7 +16,8 @@ import numpy as np
 import pyarrow as pa
 
 from generators.framing import GeneratorSpec, entity_events, event_batch, rate_timestamps
-from generators.lubm.uba import ONTOLOGY, plan_university, section_sizes, sections
+from generators.lubm.render import sections
+from generators.lubm.uba import ONTOLOGY, plan_university, section_sizes
 
 NAME = "lubm"
 VERSION = "uba-1.7-port/1"
@@ -47,16 +48,14 @@ def known_counts(spec: GeneratorSpec) -> None:
 
 def unit_batches(spec: GeneratorSpec, unit: int, first_entity: int, first_triple: int) -> Iterator[pa.RecordBatch]:
     """The rows of one university, numbered from its place in the whole stream."""
-    subjects: list[str] = []
-    predicates: list[str] = []
-    objects: list[str] = []
+    triples: list[tuple[str, str, str]] = []
     sizes: list[int] = []
     for section in sections(plan_university(unit, spec.seed), ontology(spec)):
         sizes.append(len(section))
-        for s, p, o in section:
-            subjects.append(s)
-            predicates.append(p)
-            objects.append(o)
+        triples.extend(section)
+    subjects = [triple[0] for triple in triples]
+    predicates = [triple[1] for triple in triples]
+    objects = [triple[2] for triple in triples]
     event, first = entity_events(np.array(sizes, dtype=np.int64), first_entity, first_triple, spec.shape)
     ts = rate_timestamps(first, spec.rate or DEFAULT_RATE)
     yield event_batch(event, ts, subjects, predicates, objects)

@@ -3,7 +3,8 @@
 ``--scale N`` trips with ids ``index .. index+N-1``; the drop-off time of a trip is its event time
 unless a ``--rate`` is given. Every block is made alone from (seed, trip ids), so the counts are
 known without a pass (24 triples per trip) and the rows do not depend on the partitioning.
-Options (``GeneratorSpec.options``): ``trips_per_day`` (default 470,000, the 2013 volume).
+Options (``GeneratorSpec.options``): ``trips_per_day`` (default 470,000, the 2013 volume) and
+``block`` (trips per unit, default 20,000; it changes only how the work is split, never the rows).
 """
 
 from __future__ import annotations
@@ -13,27 +14,39 @@ from collections.abc import Iterator
 import numpy as np
 import pyarrow as pa
 
+from engines.errors import GeneratorError
 from generators.framing import GeneratorSpec, event_batch, rate_timestamps
 from generators.taxi import model
-from generators.taxi.rdf import TRIPLES_PER_TRIP, schema_ntriples as _schema, trip_columns
+from generators.taxi.rdf import TRIPLES_PER_TRIP, trip_columns
+from generators.taxi.rdf import schema_ntriples as _schema
 
 NAME = "taxi"
 VERSION = "nyc-taxi-like/1"
 BLOCK = 20_000  # trips per unit: ~480k rows, a comfortable Arrow batch
-UNIT = f"block of {BLOCK} trips"
 
 
 def trips_per_day(spec: GeneratorSpec) -> float:
-    return float(spec.option("trips_per_day", model.TRIPS_PER_DAY))
+    value = spec.option("trips_per_day", model.TRIPS_PER_DAY)
+    if not isinstance(value, (int, float)) or value <= 0:
+        raise GeneratorError(f"taxi option trips_per_day must be a number > 0, got {value!r}")
+    return float(value)
+
+
+def block_size(spec: GeneratorSpec) -> int:
+    value = spec.option("block", BLOCK)
+    if not isinstance(value, int) or value < 1:
+        raise GeneratorError(f"taxi option block must be an integer >= 1, got {value!r}")
+    return value
 
 
 def units(spec: GeneratorSpec) -> list[int]:
-    return list(range(-(-spec.scale // BLOCK)))
+    trips_per_day(spec)  # validated here, before any work starts
+    return list(range(-(-spec.scale // block_size(spec))))
 
 
 def _block(spec: GeneratorSpec, unit: int) -> tuple[int, int]:
-    first = unit * BLOCK
-    return spec.index + first, min(BLOCK, spec.scale - first)
+    first = unit * block_size(spec)
+    return spec.index + first, min(block_size(spec), spec.scale - first)
 
 
 def unit_counts(spec: GeneratorSpec, unit: int) -> tuple[int, int]:
@@ -76,7 +89,7 @@ def static_ntriples(spec: GeneratorSpec) -> None:
 def provenance(spec: GeneratorSpec) -> dict:
     return {
         "generator": {"name": NAME, "version": VERSION},
-        "unit": UNIT,
+        "unit": f"block of {block_size(spec)} trips",
         "trips": spec.scale,
         "first_trip": spec.index,
         "trips_per_day": trips_per_day(spec),

@@ -101,8 +101,7 @@ def trips(seed: int, first: int, count: int, trips_per_day: float = TRIPS_PER_DA
     ids = np.arange(first, first + count, dtype=np.int64)
     u = lambda field: uniform(seed, ids, field)  # noqa: E731
     dropoff = dropoff_ms(seed, ids, trips_per_day)
-    hour_of_week = ((dropoff - START_MS) // 3_600_000) % 168
-    hour, weekday = hour_of_week % 24, hour_of_week // 24
+    hour = ((dropoff - START_MS) // 3_600_000) % 24
 
     # kind: 0 city, 1 LaGuardia, 2 JFK, 3 Newark
     kind_draw = u("kind")

@@ -1,61 +1,126 @@
-"""``cgpm demo``: the README's main job on embedded defaults; exits 1 if any engine disagrees with the oracle.
+"""``cgpm demo``: the README's main job on embedded defaults: generate, run, verify, report, summarise; exit 1 if an engine disagrees.
 
-It verifies every registered engine that computes answers, on every query of the example
-streams shipped in ``harness/examples/`` (each query's own window and entailment), and prints the
-verification summary. Engines that cannot run a query say why in the table instead of failing.
+Steps: start local Spark (``local[2]``, Python workers not reused); generate LUBM(1) with the
+LUBM generator's Spark job (kept in ``results/runs/.streams``) and cut its first ``--events``
+events into a small stream; benchmark every registered engine on a few LUBM queries under two
+sliding windows, each cell in a fresh process; verify each matching engine against the rdflib
+oracle; write the report (``RUN/report``) and print the summary table. Without Java it says so
+and uses spawned processes and the generator's pure-Python twin; without the generators it uses
+the example stream shipped in ``harness/examples/``. About two minutes on two cores.
 """
 
 from __future__ import annotations
 
 import argparse
-import time
+import dataclasses
+import sys
+from datetime import datetime
 from pathlib import Path
 
-from engines.errors import EngineError
-from engines.query import load_query
-from engines.registry import get_engine, known_engines
-from harness.verify import verify
+from engines.errors import EnvironmentProblem
+from engines.registry import known_engines
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+STREAMS = Path("results") / "runs" / ".streams"
+LUBM_QUERIES = ("L4", "L6")  # a star and a join that have answers in LUBM's first few hundred events
+LUBM_WINDOWS = ("sliding:1s:100ms", "sliding:2s:500ms")
+EXAMPLE_QUERIES = ("chain", "star", "filter")
+EXAMPLE_WINDOWS = ("query", "sliding:5s:1s")
 
 
 def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("demo", help="run and verify the engines on the shipped example streams")
-    parser.add_argument("--engine", action="append", help="only these engines (repeatable; default: all matchers)")
+    parser = subparsers.add_parser("demo", help="generate a small LUBM stream, benchmark and verify every engine, report")
+    parser.add_argument("--engine", action="append", help="only these engines (repeatable; default: every registered one)")
+    parser.add_argument("--events", type=int, default=600, help="events of the generated stream to run (default 600)")
+    parser.add_argument("--repetitions", type=int, default=1, help="timed repetitions per cell (default 1)")
+    parser.add_argument("--out", type=Path, help="run directory (default results/runs/DATE-demo)")
+    parser.add_argument("--no-spark", action="store_true", help="spawned processes and the in-process generator, no Spark")
     parser.set_defaults(handler=run)
 
 
-def _cases():
-    from harness.streams import read_stream
+def say(message: str) -> None:
+    print(f"cgpm demo: {message}", flush=True)
 
-    for stream_dir in sorted(p for p in EXAMPLES.iterdir() if (p / "stream.json").exists()):
-        stream = read_stream(stream_dir)
-        for query_path in sorted((stream_dir / "queries").glob("*.rq")):
-            yield stream_dir.name, stream, load_query(query_path)
+
+def _spark_or_none(no_spark: bool):
+    if no_spark:
+        return None
+    from harness.bench.runners import SparkRunner
+
+    try:
+        return SparkRunner("local[2]")
+    except EnvironmentProblem as problem:
+        say(f"note: no Spark ({problem}); cells run in spawned processes instead")
+        return None
+
+
+def _lubm_stream(events: int, spark_runner) -> Path | None:
+    """The first ``events`` events of LUBM(1, seed 0), generated on Spark when it runs; None without the generators."""
+    try:
+        from harness.bench.datasets import make_stream, stream_name
+    except ImportError:
+        return None
+    try:
+        import generators.lubm.dataset  # noqa: F401
+    except ImportError as error:
+        say(f"note: the LUBM generator cannot be imported ({error}); using the shipped example stream")
+        return None
+    from harness.streams import read_stream, write_stream
+
+    key = ("lubm", 1, 0, "entity", None)
+    whole = STREAMS / stream_name(key)
+    small = STREAMS / f"{stream_name(key)}-first{events}"
+    if not (small / "stream.json").exists():
+        if not (whole / "stream.json").exists():
+            from harness.spark import spark_session
+
+            spark = spark_session("local[2]") if spark_runner is not None else None
+            say(f"generating LUBM(1) {'on local Spark' if spark else 'in this process'} into {whole}")
+            make_stream(key, whole, spark)
+        stream = read_stream(whole)
+        provenance = {**stream.provenance, "prefix_of": str(whole), "events": min(events, len(stream.events))}
+        write_stream(dataclasses.replace(stream, events=stream.events[:events], provenance=provenance), small)
+    return small
+
+
+def _workload(stream: Path | None) -> dict:
+    if stream is not None:
+        from importlib import resources
+
+        queries = [str(resources.files("generators.lubm") / "queries" / f"{name}.rq") for name in LUBM_QUERIES]
+        return {"stream": str(stream), "queries": queries, "windows": list(LUBM_WINDOWS)}
+    example = EXAMPLES / "university"
+    return {"stream": str(example), "queries": [str(example / "queries" / f"{name}.rq") for name in EXAMPLE_QUERIES],
+            "windows": list(EXAMPLE_WINDOWS)}
 
 
 def run(args: argparse.Namespace) -> int:
-    engines = args.engine or [n for n in known_engines() if get_engine(n).capabilities.matches]
-    for name in engines:
-        get_engine(name)  # an unknown name fails here, before any work
-    rows = []
-    print(f"cgpm demo: verifying {', '.join(engines)} against the rdflib oracle at every instant")
-    for stream_name, stream, query in _cases():
-        for name in engines:
-            started = time.perf_counter()
-            try:
-                result = verify(name, query, stream)
-            except EngineError as refusal:
-                rows.append((name, stream_name, query.name, query.window.spec(), "-", "-", f"skipped: {refusal}", ""))
-                continue
-            verdict = "agrees" if result.agrees else f"DISAGREES at event {result.first.event_index}"
-            rows.append((name, stream_name, query.name, query.window.spec() + (" +rdfs" if query.entailment == "rdfs" else ""),
-                         str(result.events), str(result.checkpoints), verdict, f"{time.perf_counter() - started:.2f}s"))
-    header = ("engine", "stream", "query", "window", "events", "checked", "verdict", "time")
-    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
-    for row in [header, tuple("-" * w for w in widths), *rows]:
-        print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip())
-    failed = [row for row in rows if row[6].startswith("DISAGREES")]
-    print(f"\n{len(rows) - len(failed)} of {len(rows)} runs agree with the oracle" +
-          (f"; {len(failed)} disagree (reproduce with cgpm verify)" if failed else ""))
-    return 1 if failed else 0
+    from harness.bench.config import config_from_table
+    from harness.bench.execute import run_bench
+    from harness.bench.report import make_report
+    from harness.bench.runners import ProcessRunner
+    from harness.bench.store import load_results
+    from harness.bench.summary import display_table, per_cell
+    from harness.bench.tables import to_text
+
+    engines = args.engine or known_engines()
+    runner = _spark_or_none(args.no_spark)
+    stream = _lubm_stream(args.events, runner)
+    config = config_from_table({
+        "name": "demo", "engines": engines, "repetitions": args.repetitions, "verify": True, "verify_every": 10,
+        "runner": runner.name if runner else "process", "spark_master": "local[2]", "timeout_s": 120.0,
+        "memory_mb": 3072, "workloads": [_workload(stream)],
+    })
+    out = args.out or Path("results") / "runs" / f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-demo"
+    say(f"benchmarking {', '.join(engines)} on {len(config.workloads[0].queries)} queries x "
+        f"{len(config.workloads[0].windows)} windows, each cell in a fresh process ({(runner or ProcessRunner()).description})")
+    run_dir = run_bench(config, out, runner=runner or ProcessRunner(), argv=sys.argv, say=say)
+    report = make_report(run_dir)
+    summary = per_cell(load_results(run_dir))
+    print(to_text(display_table(summary)), end="")
+    verified = summary[summary["verdict"].isin(["agrees", "disagrees"])]
+    failed = verified[verified["verdict"] == "disagrees"]
+    print(f"\n{len(verified) - len(failed)} of {len(verified)} verified cells agree with the oracle"
+          + (f"; {len(failed)} disagree (reproduce with cgpm verify)" if len(failed) else ""))
+    print(f"results: {run_dir}\nreport:  {report / 'summary.md'}")
+    return 1 if len(failed) else 0

@@ -11,6 +11,7 @@ import json
 import sys
 from pathlib import Path
 
+from engines.errors import ConfigError
 from generators.framing import EventShape, GeneratorSpec
 from generators.pipeline import DATASETS, dataset_module
 
@@ -31,6 +32,8 @@ def add_parser(subparsers) -> None:
     shape.add_argument("--events", choices=("entity",), help="one event per entity description (the default)")
     parser.add_argument("--rate", type=float, help="triples per second of stream time; sets timestamps "
                         "(default: LUBM 1000/s; taxi uses drop-off times)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="dataset option, repeatable (taxi: trips_per_day, block; lubm: ontology)")
     parser.add_argument("--master", help="Spark master URL (default local[*])")
     parser.add_argument("--partitions", type=int, help="Spark partitions (default: twice the cores); output is identical")
     parser.add_argument("--no-spark", action="store_true", help="generate in this process with the pure-Python twin")
@@ -38,11 +41,23 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(handler=run)
 
 
+def _option(text: str) -> tuple[str, object]:
+    key, separator, value = text.partition("=")
+    if not separator or not key:
+        raise ConfigError(f"bad --option {text!r}: expected KEY=VALUE")
+    for kind in (int, float):
+        try:
+            return key, kind(value)
+        except ValueError:
+            pass
+    return key, value
+
+
 def spec_from_args(args: argparse.Namespace) -> GeneratorSpec:
     shape = EventShape.parse(f"triples:{args.events_of}") if args.events_of is not None else EventShape("entity")
     return GeneratorSpec(
         dataset=args.dataset, scale=args.scale, seed=args.seed, index=args.index, shape=shape,
-        rate=args.rate, partitions=args.partitions,
+        rate=args.rate, partitions=args.partitions, options=tuple(_option(text) for text in args.option),
     )
 
 

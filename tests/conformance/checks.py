@@ -99,6 +99,9 @@ CHECKS = [
     Check("static-join", [
         (0, ["+ :a :p :b"]), (1, ["+ :c :p :d"]), (5, ["+ :e :p :b"]),
     ], "SELECT * WHERE { ?x :p ?y . ?y :q ?z }", "sliding:3:1", static=(":b :q :s1", ":d :q :s2", ":b :q :s3")),
+    Check("static-only-answers-empty-first-event", [
+        (0, []), (1, ["+ :a :p :b"]), (3, ["+ :c :p :d"]),
+    ], "SELECT * WHERE { ?y :q ?z }", "sliding:2:1", static=(":b :q :s1", ":d :q :s2")),
     Check("rdfs-entailment", [
         (0, ["+ :a :teaches :c1"]), (1, ["+ :c1 a :GradCourse"]), (2, ["+ :b :advisor :a"]),
         (3, ["+ :a :knows :b"]), (6, ["+ :d :headOf :dept"]),

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 
-import pyarrow.dataset as ds
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from engines.errors import ConfigError, EnvironmentProblem
@@ -16,36 +16,37 @@ from generators.writer import write_stream_spark
 from harness.spark import check_java, java_major_version
 
 
-def _spark_table(spark, spec):
-    return generate(spark, spec).toArrow()
+def _read_events(directory) -> pa.Table:
+    parts = sorted(p for p in os.listdir(directory / "events") if p.startswith("part-"))
+    return pa.concat_tables(pq.read_table(directory / "events" / part) for part in parts)
 
 
 @pytest.mark.spark
-@pytest.mark.parametrize("dataset, scale", [("lubm", 3), ("taxi", 3000)])
-def test_output_is_identical_for_1_and_4_partitions_and_the_twin(spark, dataset, scale):
-    spec = GeneratorSpec(dataset, scale, seed=5, shape=EventShape.parse("triples:10"))
+@pytest.mark.parametrize("spec", [
+    GeneratorSpec("lubm", 4, seed=5),
+    GeneratorSpec("taxi", 2000, seed=5, shape=EventShape.parse("triples:10"), options=(("block", 500),)),
+], ids=["lubm", "taxi"])
+def test_written_streams_are_identical_for_1_and_4_partitions_and_the_twin(spark, tmp_path, spec):
+    tables = {}
+    for partitions in (1, 4):
+        out = tmp_path / f"p{partitions}"
+        info = write_stream_spark(spark, spec.with_partitions(partitions), out)
+        tables[partitions] = _read_events(out)
+        assert info["counts"]["triples"] == tables[partitions].num_rows
+        assert len([p for p in os.listdir(out / "events") if p.startswith("part-")]) == partitions
     twin = twin_table(spec)
-    one = _spark_table(spark, spec.with_partitions(1))
-    four = _spark_table(spark, spec.with_partitions(4))
-    assert one.num_rows == twin.num_rows > 0
-    assert one.equals(twin.cast(one.schema))
-    assert four.equals(one)
+    assert tables[1].equals(twin) and tables[4].equals(twin)
+    events = twin.column("event").to_pylist()
+    assert events == sorted(events)
+    assert not [name for name in os.listdir(tmp_path) if name.startswith(".")]  # no temporary left behind
 
 
 @pytest.mark.spark
-def test_written_stream_directory_reads_back_in_event_order(spark, tmp_path):
-    spec = GeneratorSpec("lubm", 2, partitions=2)
-    out = tmp_path / "lubm2"
-    info = write_stream_spark(spark, spec, out)
-    assert sorted(os.listdir(out)) == ["events", "schema.nt", "stream.json"]
-    table = ds.dataset(out / "events", format="parquet").to_table()
-    parts = sorted(p for p in os.listdir(out / "events") if p.startswith("part-"))
-    ordered = [ds.dataset(out / "events" / p, format="parquet").to_table() for p in parts]
-    events = [e for part in ordered for e in part.column("event").to_pylist()]
-    assert events == sorted(events)
-    assert table.num_rows == info["counts"]["triples"] == twin_table(spec).num_rows
-    assert json.loads((out / "stream.json").read_text())["counts"]["events"] == events[-1] + 1
-    assert not [name for name in os.listdir(tmp_path) if name.startswith(".")]  # no temporary left behind
+def test_the_dataframe_api_gives_the_twin_rows(spark):
+    spec = GeneratorSpec("taxi", 300, seed=1, options=(("block", 100),), partitions=3)
+    frame = generate(spark, spec)
+    assert frame.schema.simpleString() == "struct<event:bigint,ts:bigint,op:tinyint,s:string,p:string,o:string>"
+    assert frame.toArrow().equals(twin_table(spec))
 
 
 @pytest.mark.spark

@@ -44,8 +44,12 @@ def _read_list(head: str, by_subject: dict[str, dict[str, list[str]]]) -> list[s
     return items
 
 
-def closure(data: set[tuple[str, str, str]], schema: list[tuple[str, str, str]]) -> set[tuple[str, str, str]]:
-    """``data`` closed under the univ-bench axioms in ``schema`` (schema triples are not added)."""
+def closure(data: set[tuple[str, str, str]], schema: list[tuple[str, str, str]], *, owl: bool = True) -> set[tuple[str, str, str]]:
+    """``data`` closed under the univ-bench axioms in ``schema`` (schema triples are not added).
+
+    ``owl=False`` keeps only what the project's ``rdfs`` regime applies (DESIGN.md section 2:
+    subclass, subproperty, domain, range, inverses), without transitivity or class definitions.
+    """
     by_subject: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for s, p, o in schema:
         by_subject[s][p].append(o)
@@ -58,7 +62,7 @@ def closure(data: set[tuple[str, str, str]], schema: list[tuple[str, str, str]])
         for o in ps[INVERSE]:
             inverses[s].add(o)
             inverses[o].add(s)
-    transitive = {s for s, ps in by_subject.items() if TRANSITIVE in ps[TYPE]}
+    transitive = {s for s, ps in by_subject.items() if TRANSITIVE in ps[TYPE]} if owl else set()
     definitions = []  # (class, named member classes, [(property, filler class)])
     for s, ps in by_subject.items():
         for head in ps[INTERSECTION]:
@@ -68,7 +72,8 @@ def closure(data: set[tuple[str, str, str]], schema: list[tuple[str, str, str]])
                     restrictions.append((by_subject[member][ON_PROPERTY][0], by_subject[member][SOME][0]))
                 else:
                     named.append(member)
-            definitions.append((s, named, restrictions))
+            if owl:
+                definitions.append((s, named, restrictions))
 
     facts = set(data)
     while True:

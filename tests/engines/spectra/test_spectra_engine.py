@@ -141,7 +141,7 @@ def test_refusals_name_the_problem(engine_cls):
         engine_cls(query(CHAIN, "unbounded"))
     with pytest.raises(EngineError, match="entailment"):
         engine_cls(query(CHAIN, "sliding:2:1").with_entailment("rdfs"))
-    with pytest.raises(ConfigError, match="no options"):
+    with pytest.raises(ConfigError, match="has no option plan"):
         engine_cls(query(CHAIN, "sliding:2:1"), plan="greedy")
     engine = engine_cls(query(CHAIN, "sliding:2:1"))
     with pytest.raises(EngineError, match="deletions"):
@@ -159,3 +159,9 @@ def test_incremental_engine_does_not_reevaluate_and_rev_skips_unchanged_windows(
         assert inc.push(e) == rev.push(e)
     assert rev.stats()["evaluations"] == 2  # the pruned and the re-stamped triple change no view
     assert inc.stats()["matches"] == 1 and inc.stats()["sibling_keys"] == 2
+    always = SpectraRevEngine(q, reevaluate="every-instant")
+    for e in events:
+        always.push(e)
+    assert always.stats()["evaluations"] == 4 and set(always.answers()) == set(inc.answers())
+    with pytest.raises(ConfigError, match="reevaluate"):
+        SpectraRevEngine(q, reevaluate="sometimes")
