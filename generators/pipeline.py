@@ -4,8 +4,8 @@ A dataset module (``generators.lubm.dataset``, ``generators.taxi.dataset``) prov
 ``unit_counts`` or ``known_counts``, ``unit_batches``, ``schema_ntriples``, ``static_ntriples`` and
 ``provenance``. The pipeline counts each unit's entities and triples, turns the counts into each
 unit's offsets in the whole stream (a prefix sum on the driver: a few numbers per unit), then
-makes every unit's rows independently. ``generate`` does that as two Spark jobs (a count job, then
-``mapInArrow`` over the units, one contiguous slice of units per partition, so partition order is
+makes every unit's rows independently. ``generate`` does that as two Spark jobs (a count job, done
+in the driver when there are few units, then ``mapInArrow`` over the units, one contiguous slice of units per partition, so partition order is
 event order); ``twin_batches`` does it in this process for tests and small streams.
 """
 
@@ -88,11 +88,17 @@ def _count_unit(spec: GeneratorSpec, unit: int) -> tuple[int, int, int]:
     return unit, entities, triples
 
 
-def spark_places(spark, spec: GeneratorSpec, partitions: int) -> list[UnitPlace]:
-    """Per-unit counts computed on the cluster (one task per slice of units), offsets on the driver."""
+DRIVER_COUNT_LIMIT = 64  # up to this many units, counting in the driver beats starting a Spark job
+
+
+def spark_places(spark, spec: GeneratorSpec, partitions: int, count_on: str = "auto") -> list[UnitPlace]:
+    """Per-unit counts and offsets. ``count_on``: ``spark`` (one task per slice of units), ``driver``
+    (in this process), or ``auto``: the driver for up to DRIVER_COUNT_LIMIT units, else Spark."""
     dataset = dataset_module(spec.dataset)
     units = dataset.units(spec)
     counts = dataset.known_counts(spec)
+    if counts is None and (count_on == "driver" or (count_on == "auto" and len(units) <= DRIVER_COUNT_LIMIT)):
+        counts = [dataset.unit_counts(spec, unit) for unit in units]
     if counts is None:
         counted = spark.sparkContext.parallelize(units, partitions).map(lambda unit: _count_unit(spec, unit)).collect()
         by_unit = {unit: (entities, triples) for unit, entities, triples in counted}

@@ -11,7 +11,7 @@ import pytest
 
 from engines.errors import ConfigError, EnvironmentProblem
 from generators.framing import EventShape, GeneratorSpec
-from generators.pipeline import generate, twin_table
+from generators.pipeline import generate, spark_places, twin_table
 from generators.writer import write_stream_spark
 from harness.spark import check_java, java_major_version
 
@@ -39,6 +39,12 @@ def test_written_streams_are_identical_for_1_and_4_partitions_and_the_twin(spark
     events = twin.column("event").to_pylist()
     assert events == sorted(events)
     assert not [name for name in os.listdir(tmp_path) if name.startswith(".")]  # no temporary left behind
+
+
+@pytest.mark.spark
+def test_counting_on_spark_gives_the_driver_counts(spark):
+    spec = GeneratorSpec("lubm", 3, seed=2)
+    assert spark_places(spark, spec, 3, count_on="spark") == spark_places(spark, spec, 3, count_on="driver")
 
 
 @pytest.mark.spark

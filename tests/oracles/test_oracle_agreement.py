@@ -28,12 +28,14 @@ TERMS_IN_FILTERS = LITERALS + NODES + ["1", "2.5", "1e0", "true", '"x"', '"1"']
 
 graphs = st.frozensets(
     st.tuples(st.sampled_from(NODES + BNODES), st.sampled_from(PREDICATES), st.sampled_from(NODES + BNODES + LITERALS)),
-    max_size=8,
+    min_size=1,
+    max_size=12,
 )
 
-subject_positions = st.sampled_from(["?x", "?y", "?z", "_:q", "[]"] + NODES[:2])
-predicate_positions = st.sampled_from(PREDICATES * 3 + ["?p"])
-object_positions = st.sampled_from(["?x", "?y", "?z", "?o", "_:q"] + NODES[:1] + LITERALS[:3] + ['"x"'])
+# Mostly variables, so that patterns match and filters see many bindings.
+subject_positions = st.sampled_from(["?x", "?x", "?y", "?z", "_:q", "[]", NODES[0]])
+predicate_positions = st.sampled_from(PREDICATES + ["?p"])
+object_positions = st.sampled_from(["?o", "?o", "?o", "?y", "?x", "_:q", NODES[1], LITERALS[0], '"x"'])
 
 
 @st.composite
@@ -100,11 +102,11 @@ def filter_expressions(draw, variables, depth=2):
 
 @st.composite
 def queries(draw):
-    patterns = draw(st.lists(st.tuples(subject_positions, predicate_positions, object_positions), min_size=1, max_size=3))
+    patterns = draw(st.lists(st.tuples(subject_positions, predicate_positions, object_positions), min_size=1, max_size=2))
     variables = {term for pattern in patterns for term in pattern if term.startswith("?")}
     text = " . ".join(" ".join(pattern) for pattern in patterns)
     if variables:
-        for _ in range(draw(st.integers(0, 2))):
+        for _ in range(draw(st.sampled_from([0, 1, 1, 1, 2]))):
             text += f" FILTER({draw(filter_expressions(variables))})"
     return parse_query(f"SELECT * WHERE {{ {text} }}", window="unbounded")
 
