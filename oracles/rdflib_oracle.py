@@ -10,7 +10,10 @@ its evaluation to SPARQL 1.1 over RDF 1.1 terms:
 - lexical forms are kept (``rdflib.NORMALIZE_LITERALS = False``) and every term coming back is
   looked up in a dict of the terms that went in, so answers are the exact input strings.
 
-Comparison operators, where rdflib departs from SPARQL 1.1, are evaluated by ``oracles.sparql_fixes``.
+Where rdflib's evaluation departs from SPARQL 1.1 (comparisons, effective boolean value, ``&&``,
+REGEX flags, STR of a blank node, isNumeric, arithmetic on ill-typed literals, errors inside
+builtins), the compiled query calls ``oracles.sparql_fixes`` instead; and each FILTER is wrapped
+before translation because rdflib drops a FILTER whose constant is falsy (``FILTER(0)``).
 """
 
 from __future__ import annotations

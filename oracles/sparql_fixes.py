@@ -1,11 +1,11 @@
-"""SPARQL 1.1 comparison operators for the rdflib oracle, where rdflib departs from the operator mapping.
+"""The rdflib oracle's own evaluation of the SPARQL 1.1 operators where rdflib departs from the specification.
 
 rdflib compares literals of unrelated types by Python ordering (``"x" >= 1`` is true), treats
 ``!=`` between unknown datatypes as true, cannot read ``24:00:00`` in an xsd:dateTime, compares
 xsd:date values it should not, and ignores XSD's rule for timezoned against untimezoned dateTimes.
 ``relational_expression`` replaces rdflib's evaluation of ``=``, ``!=``, ``<``, ``>``, ``<=``,
-``>=`` in the oracle's compiled queries, following SPARQL 1.1 section 17.3 with its own reading
-of literal values (independent of ``engines.filters``):
+``>=`` in the oracle's compiled queries, following SPARQL 1.1 section 17.3 with the literal values
+of ``oracles.values`` (independent of ``engines.filters``):
 
 - numerics (xsd:integer and its derived types, decimal, float, double) compare by value after type
   promotion; simple literals and xsd:string by code point; xsd:boolean, xsd:dateTime and xsd:date
@@ -31,148 +31,21 @@ from __future__ import annotations
 
 import math
 import re
-import struct
-from datetime import datetime, timedelta, timezone
-from decimal import Decimal, InvalidOperation
 
 from rdflib import Literal, Node, URIRef
 from rdflib.plugins.sparql import operators
 from rdflib.plugins.sparql.sparql import SPARQLError
 
-from oracles import nterms
-
-X = nterms.XSD
-_INTEGER_RANGES = {
-    "integer": (None, None), "nonPositiveInteger": (None, 0), "negativeInteger": (None, -1),
-    "long": (-(2**63), 2**63 - 1), "int": (-(2**31), 2**31 - 1), "short": (-(2**15), 2**15 - 1),
-    "byte": (-128, 127), "nonNegativeInteger": (0, None), "unsignedLong": (0, 2**64 - 1),
-    "unsignedInt": (0, 2**32 - 1), "unsignedShort": (0, 2**16 - 1), "unsignedByte": (0, 255),
-    "positiveInteger": (1, None),
-}
-_INTEGER = re.compile(r"[+-]?\d+")
-_DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
-_FLOATING = re.compile(r"(?:[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|[+-]?INF|NaN)")
-_DATETIME = re.compile(r"(-?\d{4,})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d+)?(Z|[+-]\d\d:\d\d)?")
-_FOURTEEN_HOURS = timedelta(hours=14)
-
-NUMERIC, STRING, BOOLEAN, DATETIME, DATE, LANG = "numeric", "string", "boolean", "dateTime", "date", "langString"
-_DATE = re.compile(r"(-?\d{4,})-(\d\d)-(\d\d)(Z|[+-]\d\d:\d\d)?")
-
-
-class _Value:
-    """A literal's value in one of the known value spaces (``space`` None: no value the operators know)."""
-
-    __slots__ = ("space", "value", "precision", "has_timezone")
-
-    def __init__(self, space, value=None, precision=None, has_timezone=False):
-        self.space, self.value, self.precision, self.has_timezone = space, value, precision, has_timezone
-
-
-def _numeric(lexical: str, local: str) -> _Value:
-    text = lexical.strip()
-    if local in _INTEGER_RANGES:
-        if not _INTEGER.fullmatch(text):
-            return _Value(None)
-        number = int(text)
-        low, high = _INTEGER_RANGES[local]
-        if (low is not None and number < low) or (high is not None and number > high):
-            return _Value(None)
-        return _Value(NUMERIC, Decimal(number), "integer")
-    if local == "decimal":
-        return _Value(NUMERIC, Decimal(text), "decimal") if _DECIMAL.fullmatch(text) else _Value(None)
-    if not _FLOATING.fullmatch(text):
-        return _Value(None)
-    number = float(text.replace("INF", "inf"))
-    if local == "float" and math.isfinite(number):
-        number = struct.unpack("f", struct.pack("f", number))[0] if abs(number) < 3.5e38 else math.copysign(math.inf, number)
-    return _Value(NUMERIC, number, local)
-
-
-def _datetime(lexical: str) -> _Value:
-    match = _DATETIME.fullmatch(lexical.strip())
-    if match is None:
-        return _Value(None)
-    year, month, day, hour, minute, second = (int(g) for g in match.groups()[:6])
-    fraction, zone = match.group(7), match.group(8)
-    extra_day = hour == 24
-    if extra_day:
-        if minute or second or (fraction and Decimal(fraction) != 0):
-            return _Value(None)
-        hour = 0
-    try:
-        moment = datetime(year, month, day, hour, minute, second, tzinfo=timezone.utc)
-    except ValueError:
-        return _Value(None)
-    moment += timedelta(days=1) if extra_day else timedelta()
-    if zone and zone != "Z":
-        sign = 1 if zone[0] == "+" else -1
-        moment -= sign * timedelta(hours=int(zone[1:3]), minutes=int(zone[4:6]))
-    seconds = Decimal(int(moment.timestamp())) + (Decimal(fraction) if fraction else Decimal(0))
-    return _Value(DATETIME, seconds, has_timezone=zone is not None)
-
-
-def _date(lexical: str) -> _Value:
-    """An xsd:date compares as the first instant of its day (XSD 1.1, 3.3.9)."""
-    match = _DATE.fullmatch(lexical.strip())
-    if match is None:
-        return _Value(None)
-    moment = _datetime(f"{match.group(1)}-{match.group(2)}-{match.group(3)}T00:00:00{match.group(4) or ''}")
-    return _Value(DATE, moment.value, has_timezone=moment.has_timezone) if moment.space else _Value(None)
-
-
-def literal_value(term: str) -> _Value:
-    """The value of a canonical literal in a known value space, or a value of space None."""
-    parts = nterms.split(term)
-    if parts.lang is not None:
-        return _Value(LANG, (parts.value, parts.lang))
-    if parts.datatype is None:
-        return _Value(STRING, parts.value)
-    if not parts.datatype.startswith(X):
-        return _Value(None)
-    local = parts.datatype[len(X):]
-    if local in _INTEGER_RANGES or local in ("decimal", "float", "double"):
-        try:
-            return _numeric(parts.value, local)
-        except InvalidOperation:
-            return _Value(None)
-    if local == "boolean":
-        text = parts.value.strip()
-        return _Value(BOOLEAN, text in ("true", "1")) if text in ("true", "false", "1", "0") else _Value(None)
-    if local == "dateTime":
-        return _datetime(parts.value)
-    if local == "date":
-        return _date(parts.value)
-    return _Value(None)
-
-
-def _order(left: _Value, right: _Value) -> int | None:
-    """-1, 0 or 1 comparing two values of one space; None when XSD leaves the order indeterminate."""
-    a, b = left.value, right.value
-    if left.space == NUMERIC:
-        if isinstance(a, float) or isinstance(b, float):
-            a, b = float(a), float(b)
-            if math.isnan(a) or math.isnan(b):
-                return 2  # unordered: every comparison false, no error
-    if left.space == LANG:
-        return 0 if a == b else 1  # only = and != reach here
-    if left.space in (DATETIME, DATE) and left.has_timezone != right.has_timezone:
-        shift = Decimal(_FOURTEEN_HOURS.total_seconds())
-        naive, aware, sign = (a, b, 1) if not left.has_timezone else (b, a, -1)
-        if aware < naive - shift:
-            return sign * 1
-        if aware > naive + shift:
-            return sign * -1
-        return None
-    return (a > b) - (a < b)
+from oracles import nterms, values
 
 
 def _compare(op: str, left: Node, right: Node) -> bool:
     left_term, right_term = nterms.from_rdflib(left), nterms.from_rdflib(right)
     both_literals = isinstance(left, Literal) and isinstance(right, Literal)
     if both_literals:
-        left_value, right_value = literal_value(left_term), literal_value(right_term)
-        if left_value.space is not None and left_value.space == right_value.space and (left_value.space != LANG or op in ("=", "!=")):
-            order = _order(left_value, right_value)
+        left_value, right_value = values.literal_value(left_term), values.literal_value(right_term)
+        if left_value.space is not None and left_value.space == right_value.space and (left_value.space != values.LANG or op in ("=", "!=")):
+            order = values.order(left_value, right_value)
             if order is None:
                 raise SPARQLError(f"indeterminate order between {left_term} and {right_term}")
             return {"=": order == 0, "!=": order != 0, "<": order == -1, ">": order == 1, "<=": order in (-1, 0), ">=": order in (0, 1)}[op]
@@ -182,7 +55,7 @@ def _compare(op: str, left: Node, right: Node) -> bool:
         equal = True
     elif not both_literals:
         equal = False
-    elif LANG in (left_value.space, right_value.space):
+    elif values.LANG in (left_value.space, right_value.space):
         equal = False  # rdf:langString values are disjoint from every other literal's
     elif left_value.space is not None and right_value.space is not None:
         equal = False  # valid values of different known types
@@ -260,24 +133,13 @@ def regex(e, ctx) -> Literal:
 
 
 def effective_boolean_value(node) -> bool:
-    """SPARQL 1.1 section 17.2.2: booleans, strings (simple, xsd:string, language-tagged) and numerics; else an error."""
+    """The EBV of an rdflib value, or the SPARQLError it is (or raises)."""
     if isinstance(node, SPARQLError):
         raise node
-    if not isinstance(node, Literal):
+    result = values.effective_boolean_value(nterms.from_rdflib(node)) if isinstance(node, (Literal, URIRef)) else None
+    if result is None:
         raise SPARQLError(f"no effective boolean value for {node!r}")
-    term = nterms.from_rdflib(node)
-    value = literal_value(term)
-    if value.space == BOOLEAN:
-        return value.value
-    if value.space in (STRING, LANG):
-        return len(str(node)) > 0
-    if value.space == NUMERIC:
-        return not (value.value != value.value or value.value == 0)  # NaN or zero is false
-    parts = nterms.split(term)
-    local = (parts.datatype or "")[len(X):] if (parts.datatype or "").startswith(X) else None
-    if local == "boolean" or local in _INTEGER_RANGES or local in ("decimal", "float", "double"):
-        return False  # a boolean or numeric literal with an invalid lexical form
-    raise SPARQLError(f"no effective boolean value for {term}")
+    return result
 
 
 def _ebv_or_error(node) -> bool | SPARQLError:
@@ -337,14 +199,14 @@ def builtin_is_numeric(e, ctx) -> Literal:
     arg = e.arg
     if isinstance(arg, SPARQLError):
         raise arg
-    return Literal(isinstance(arg, Literal) and literal_value(nterms.from_rdflib(arg)).space == NUMERIC)
+    return Literal(isinstance(arg, Literal) and values.literal_value(nterms.from_rdflib(arg)).space == values.NUMERIC)
 
 
-def _numeric_operand(node) -> _Value:
+def _numeric_operand(node) -> values.Value:
     if isinstance(node, SPARQLError):
         raise node
-    value = literal_value(nterms.from_rdflib(node)) if isinstance(node, Literal) else _Value(None)
-    if value.space != NUMERIC:
+    value = values.literal_value(nterms.from_rdflib(node)) if isinstance(node, Literal) else values.Value(None)
+    if value.space != values.NUMERIC:
         raise SPARQLError(f"arithmetic on a non-numeric operand {node!r}")
     return value
 
@@ -359,12 +221,12 @@ def _checked_arithmetic(rdflib_function):
             operands = [e.expr, *e.other]
         else:
             operands = [e.expr]
-        values = [_numeric_operand(operand) for operand in operands]
-        if e.name == "MultiplicativeExpression" and any(isinstance(v.value, float) for v in values):
+        numbers = [_numeric_operand(operand) for operand in operands]
+        if e.name == "MultiplicativeExpression" and any(isinstance(v.value, float) for v in numbers):
             # IEEE division by zero gives ±INF or NaN, where rdflib raises.
-            for op, divisor in zip(e.op, values[1:]):
+            for op, divisor in zip(e.op, numbers[1:]):
                 if op == "/" and divisor.value == 0:
-                    return _floating_division_by_zero(values, e.op)
+                    return _floating_division_by_zero(numbers, e.op)
         try:
             return rdflib_function(e, ctx)
         except SPARQLError:
@@ -375,9 +237,9 @@ def _checked_arithmetic(rdflib_function):
     return evaluate
 
 
-def _floating_division_by_zero(values: list[_Value], ops) -> Literal:
-    result = float(values[0].value)
-    for op, value in zip(ops, values[1:]):
+def _floating_division_by_zero(operands: list[values.Value], ops) -> Literal:
+    result = float(operands[0].value)
+    for op, value in zip(ops, operands[1:]):
         operand = float(value.value)
         if op == "*":
             result *= operand
@@ -385,7 +247,7 @@ def _floating_division_by_zero(values: list[_Value], ops) -> Literal:
             result = math.nan if result == 0 or math.isnan(result) else math.copysign(math.inf, result) * math.copysign(1, operand)
         else:
             result /= operand
-    datatype = X + ("double" if any(v.precision == "double" for v in values) else "float")
+    datatype = nterms.XSD + ("double" if any(v.precision == "double" for v in operands) else "float")
     lexical = "NaN" if math.isnan(result) else ("INF" if result > 0 else "-INF") if math.isinf(result) else repr(result)
     return Literal(lexical, datatype=URIRef(datatype))
 

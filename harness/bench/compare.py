@@ -18,6 +18,9 @@ from scipy.stats import mannwhitneyu
 from harness.bench.matrix import KEY_COLUMNS
 
 LABEL_COLUMNS = ("engine", "dataset", "query", "window")
+# columns where a larger value is worse: "slower" on them means larger (more time, more memory)
+COMPARABLE = ("wall_s", "cpu_s", "build_s", "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "latency_max_ms",
+              "rss_peak_bytes", "rss_base_bytes")
 REGRESSIONS = ("slower", "failed")
 
 

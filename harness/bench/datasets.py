@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from engines.errors import GeneratorError
-from harness.bench.config import BenchConfig, Generate
+from harness.bench.config import BenchConfig
 
 
 def generated_keys(config: BenchConfig) -> list[tuple]:
@@ -61,5 +61,3 @@ def prepare_streams(config: BenchConfig, spark=None, say=lambda message: None) -
         directories[key] = str(directory)
     return directories
 
-
-__all__ = ["Generate", "generated_keys", "make_stream", "prepare_streams", "stream_name"]

@@ -15,9 +15,8 @@ import os
 import sys
 import tempfile
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from engines.errors import ConfigError
@@ -32,7 +31,7 @@ NOT_REPEATED = ("unsupported", "timeout", "memory")
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def resolve_engines(config: BenchConfig) -> list[str]:
@@ -156,8 +155,14 @@ def run_bench(config: BenchConfig, out: str | Path, *, runner=None, argv=None, s
     info = _run_info(config, out, cells, runner, previous, argv)
     store.write_json(out / store.RUN_FILE, info)
     show_progress = sys.stderr.isatty() if show_progress is None else show_progress
-    with tempfile.TemporaryDirectory(prefix="cgpm-bench-progress-") as progress_dir:
-        _execute(config, out, cells, runner, done, progress_dir if show_progress else None)
+    try:
+        with tempfile.TemporaryDirectory(prefix="cgpm-bench-progress-") as progress_dir:
+            _execute(config, out, cells, runner, done, progress_dir if show_progress else None)
+    except BaseException:
+        info.update(status="interrupted", interrupted=now())  # the parts stored so far stay; rerun to resume
+        store.write_json(out / store.RUN_FILE, info)
+        store.write_cells(out)
+        raise
     store.write_cells(out)
     store.write_series(out)
     info.update(status="complete", finished=now())
@@ -214,7 +219,3 @@ def _pool(runner, tasks: list[dict], parallel: int):
         futures = {pool.submit(runner.run, task): task for task in tasks}
         for future in as_completed(futures):
             yield futures[future], future.result()
-
-
-def elapsed(started: float) -> str:
-    return f"{time.perf_counter() - started:.1f}s"

@@ -18,7 +18,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("runs", nargs="+", metavar="BASE RUN", help="the base (run directory or baseline name), then the run")
     parser.add_argument("--threshold", type=float, default=0.10, help="median change that counts (default 0.10: 10%%)")
     parser.add_argument("--alpha", type=float, default=0.05, help="Mann-Whitney significance level (default 0.05)")
-    parser.add_argument("--metric", default="wall_s", help="column compared (default wall_s; e.g. cpu_s, rss_peak_bytes)")
+    parser.add_argument("--metric", default="wall_s", help="column compared, larger is worse (default wall_s; also cpu_s, latency_p99_ms, rss_peak_bytes, ...)")
     parser.add_argument("--all", action="store_true", help="list every cell, not only those that changed")
     parser.add_argument("--record", metavar="NAME", help="record the one RUN given as baseline NAME in results/baselines/")
     parser.add_argument("--replace", action="store_true", help="with --record: overwrite an existing baseline")
@@ -42,13 +42,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def report(base_dir: Path, run_dir: Path, args: argparse.Namespace) -> int:
-    from harness.bench.compare import compare_cells
+    from harness.bench.compare import COMPARABLE, compare_cells
     from harness.bench.store import load_results, read_run_info
     from harness.bench.tables import to_text
 
+    if args.metric not in COMPARABLE:
+        raise ConfigError(f"--metric {args.metric!r} cannot be compared; choose one of {', '.join(COMPARABLE)}")
     base, run_cells = load_results(base_dir), load_results(run_dir)
-    if args.metric not in base.columns or args.metric not in run_cells.columns:
-        raise ConfigError(f"--metric {args.metric!r} is not a column of the cells table")
     comparison = compare_cells(base, run_cells, threshold=args.threshold, alpha=args.alpha, metric=args.metric)
     base_machine = read_run_info(base_dir).get("machine", {})
     run_machine = read_run_info(run_dir).get("machine", {})

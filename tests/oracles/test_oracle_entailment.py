@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from oracles import OracleLimitation
 from oracles.entailment import (
     DOMAIN,
     INVERSE_OF,
@@ -16,7 +17,6 @@ from oracles.entailment import (
     Entailer,
     owlrl_closure,
 )
-from oracles import OracleLimitation
 from oracles.nterms import OWL, RDF_TYPE, RDFS
 
 TYPE = RDF_TYPE

@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 from urllib.request import url2pathname
 
 import rdflib
-from rdflib import RDF, Namespace, URIRef
+from rdflib import RDF, Namespace
 
 from engines.model import ContinuousQuery
 from engines.query import parse_query
