@@ -169,6 +169,13 @@ def summarise(rows: list[dict]) -> list[str]:
             if small and large:
                 ratio = large["us_per_update"] / small["us_per_update"]
                 lines.append(f"{engine:<14} {klass:<24} cost at {sizes[-1]:>7} / at {sizes[0]:>5}: {ratio:6.2f}x")
+    for row in rows:  # Prop. 2: a simple star holds one record per central instance
+        records = row["stats"].get("star_records")
+        if row["class"] == "simple-star" and records:
+            lines.append(
+                f"{row['engine']:<14} simple-star at {row['live_triples']:>7}: {records} central-instance records, "
+                f"{row['engine_bytes'] / records:6.1f} bytes each"
+            )
     for klass in WORKLOADS:
         for size in sizes:
             fast, generic = by_key.get(("delta", klass, size)), by_key.get(("delta-generic", klass, size))

@@ -3,8 +3,9 @@
 Every data rule has exactly one data premise (the schema is fixed), so the closure of a graph is
 the union of the closures of its triples: ``consequences(triple)`` is all one triple entails, and
 engines can maintain the closure of a changing window by counting derivations per triple.
-Consequences whose subject would be a literal (rdfs3, inv2, sym on a literal object) are not
-RDF triples and are left out, as Sparkwave's network does.
+Rules chain over generalized triples (RDF 1.1 Semantics: a literal may stand as a subject along
+the way), but only real RDF triples are returned: ``x p "v"`` with ``p owl:inverseOf q`` and
+``q rdfs:range C`` entails ``x rdf:type C`` through ``"v" q x``.
 """
 
 from __future__ import annotations
@@ -73,7 +74,6 @@ class Schema:
 
     def _step(self, triple: Triple) -> Iterable[Triple]:
         s, p, o = triple
-        object_is_resource = o[0] != '"'
         if p == RDF_TYPE:
             for superclass in self.superclasses.get(o, ()):
                 yield (s, RDF_TYPE, superclass)  # rdfs9
@@ -81,13 +81,12 @@ class Schema:
             yield (s, superproperty, o)  # rdfs7
         for cls in self.domain.get(p, ()):
             yield (s, RDF_TYPE, cls)  # rdfs2
-        if object_is_resource:
-            for cls in self.range.get(p, ()):
-                yield (o, RDF_TYPE, cls)  # rdfs3
-            for inverse in self.inverse.get(p, ()):
-                yield (o, inverse, s)  # inv2
-            if p in self.symmetric:
-                yield (o, p, s)  # sym
+        for cls in self.range.get(p, ()):
+            yield (o, RDF_TYPE, cls)  # rdfs3
+        for inverse in self.inverse.get(p, ()):
+            yield (o, inverse, s)  # inv2
+        if p in self.symmetric:
+            yield (o, p, s)  # sym
 
     def _consequences(self, triple: Triple) -> frozenset[Triple]:
         """Every triple ``triple`` entails, itself included."""
@@ -98,7 +97,7 @@ class Schema:
                 if derived not in seen:
                     seen.add(derived)
                     stack.append(derived)
-        return frozenset(seen)
+        return frozenset(t for t in seen if t[0][0] != '"')  # generalized triples are steps, not answers
 
     def close(self, graph: Iterable[Triple]) -> set[Triple]:
         closed: set[Triple] = set()

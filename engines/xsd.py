@@ -120,6 +120,20 @@ def parse_datetime(lexical: str) -> tuple[int | Decimal, bool] | None:
     return instant, zone is not None
 
 
+DATE_RE = re.compile(
+    r"(-?(?:[1-9][0-9]{3,}|0[0-9]{3})-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01]))"
+    r"(Z|[+-](?:(?:0[0-9]|1[0-3]):[0-5][0-9]|14:00))?"
+)
+
+
+def parse_date(lexical: str) -> tuple[int | Decimal, bool] | None:
+    """An xsd:date as the instant of its midnight (XSD compares dates as dateTimes starting the day)."""
+    match = DATE_RE.fullmatch(lexical)
+    if match is None:
+        return None
+    return parse_datetime(f"{match.group(1)}T00:00:00{match.group(2) or ''}")
+
+
 _STR_DIGITS_BOUND = 10**3999  # below Python's 4300-digit limit on str(int)
 
 

@@ -20,7 +20,12 @@ is taken from the empty answer set (nothing has been reported before it), so it 
 answers the static data alone gives; ``answers()`` is empty until the first event, like the
 re-evaluation baseline's.
 
-FILTERs: see ``engines.delta.filtering``. Windows reach these engines through the window adapter
+FILTERs (the paper has none) keep the answers equal to the oracle's because ``M`` is the BGP's
+answers restricted to the mappings passing the filter, a function of the mapping alone: each
+top-level conjunct is tested as soon as the variables it reads are bound (inside a star's
+component, or inside the join steps of Algorithms 5-7), the rest on full mappings, so a delta
+never holds a mapping the filter rejects and never misses one it accepts (``engines.delta.filtering``).
+Windows reach these engines through the window adapter
 (``engines.adapters``); the engines themselves take unbounded insert/delete streams only.
 """
 

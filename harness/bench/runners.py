@@ -137,4 +137,9 @@ def _spark_failure(error: Exception) -> str:
 
 
 def make_runner(name: str, master: str):
-    return SparkRunner(master) if name == "spark" else ProcessRunner()
+    if name != "spark":
+        return ProcessRunner()
+    try:
+        return SparkRunner(master)
+    except EnvironmentProblem as problem:
+        raise EnvironmentProblem(f"{problem} (or run each cell in a spawned process: --runner process)") from None

@@ -50,6 +50,11 @@ def test_each_rule_fires():
     assert closed == expected
 
 
+def test_rules_chain_through_generalized_triples():
+    schema = Schema([triple(":p owl:inverseOf :q"), triple(":q rdfs:range :C")])
+    assert schema.close([triple(':x :p "v"')]) == {triple(':x :p "v"'), triple(":x a :C")}
+
+
 def test_inverse_is_symmetric():
     schema = Schema(SCHEMA)
     assert triple(":y :p :x") in schema.close([triple(":x :pinv :y")])
