@@ -20,6 +20,8 @@ BUILTIN: dict[str, str] = {
     "scan": "engines.baselines.scan:ScanEngine",
     "spectra": "engines.spectra:SpectraEngine",
     "spectra-rev": "engines.spectra:SpectraRevEngine",
+    "delta": "engines.delta:DeltaEngine",
+    "delta-generic": "engines.delta:DeltaGenericEngine",
 }
 
 

@@ -46,7 +46,7 @@ def expression_text(expr: m.Expr) -> str:
 
 def select_all_text(query: m.ContinuousQuery) -> str:
     """``SELECT <all variables> WHERE { patterns FILTER(...) }``, variables in ``query.variables`` order."""
-    head = " ".join(sparql_variable(v) for v in query.variables)
+    head = " ".join(sparql_variable(v) for v in query.variables) or "*"  # a ground pattern has no variables
     lines = [" ".join(sparql_variable(x) if m.is_variable(x) else x for x in pattern) + " ." for pattern in query.patterns]
     lines += [f"FILTER({expression_text(f)})" for f in query.filters]
     return f"SELECT {head} WHERE {{\n  " + "\n  ".join(lines) + "\n}"

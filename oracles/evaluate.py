@@ -2,7 +2,8 @@
 
 At each instant the window content D(τ_i) comes from ``oracles.window``; G = D ∪ S (the static
 graph), closed under ``oracles.entailment`` when the query asks for ``rdfs`` with the stream's
-schema; the oracle (``rdflib``, the reference, or ``oxigraph``) evaluates the query over G from
+schema; the oracle (``rdflib``, the reference; ``plain``, the independent second oracle; or
+``oxigraph``, a further cross-check where it keeps term identity) evaluates the query over G from
 scratch. Only the *content* is maintained incrementally (the oracle's graph is updated by
 difference, the closure of each triple is cached); the query is always evaluated anew.
 """
@@ -15,10 +16,11 @@ from engines.errors import ConfigError, WindowError
 from engines.model import ContinuousQuery, Mapping, Stream, Triple
 from oracles.entailment import Entailer
 from oracles.oxigraph_oracle import OxigraphOracle
+from oracles.plain_oracle import PlainOracle
 from oracles.rdflib_oracle import RdflibOracle
 from oracles.window import window_contents
 
-ORACLES = {"rdflib": RdflibOracle, "oxigraph": OxigraphOracle}
+ORACLES = {"rdflib": RdflibOracle, "plain": PlainOracle, "oxigraph": OxigraphOracle}
 
 
 def _oracle(name: str, query: ContinuousQuery):

@@ -6,6 +6,8 @@ xsd:string), langString, boolean, dateTime (``24:00:00`` is midnight of the next
 first instant of its day); anything else, including an invalid lexical form, has no space.
 ``order`` compares two values of one space, with XSD's rule for a timezoned value against an
 untimezoned one (decided only beyond ±14 hours). ``effective_boolean_value`` is SPARQL 1.1, 17.2.2.
+``decimal_string`` and ``floating_string`` write a numeric value as XPath's ``fn:string`` does (the
+cast to xsd:string, F&O 17.1.2), for the oracles' casts and computed results.
 Nothing here comes from ``engines.terms`` or ``engines.filters``: a bug there cannot hide itself.
 """
 
@@ -162,3 +164,52 @@ def effective_boolean_value(term: str) -> bool | None:
     if local == "boolean" or local in _INTEGER_RANGES or local in ("decimal", "float", "double"):
         return False  # a boolean or numeric literal with an invalid lexical form
     return None
+
+
+# ---------------------------------------------------------------- XPath's string of a numeric value
+
+
+def to_float32(number: float) -> float:
+    """The IEEE single-precision value nearest to ``number`` (overflow gives an infinity)."""
+    if not math.isfinite(number):
+        return number
+    try:
+        return struct.unpack("f", struct.pack("f", number))[0]
+    except OverflowError:
+        return math.copysign(math.inf, number)
+
+
+def _shortest_digits(number: float, precision: str) -> str:
+    """The shortest decimal string that reads back as ``number`` in its precision."""
+    if precision != "float":
+        return repr(number)
+    for digits in range(1, 18):
+        text = f"{number:.{digits}g}"
+        if to_float32(float(text)) == number:
+            return text
+    return repr(number)
+
+
+def decimal_string(number: Decimal) -> str:
+    """XPath's string of an xs:decimal: no exponent, no trailing zeros, no point for an integral value."""
+    if number == number.to_integral_value():
+        return str(int(number))
+    text = format(number, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def floating_string(number: float, precision: str) -> str:
+    """XPath's string of an xs:float or xs:double (F&O 17.1.2)."""
+    if math.isnan(number):
+        return "NaN"
+    if math.isinf(number):
+        return "INF" if number > 0 else "-INF"
+    if number == 0:
+        return "-0" if math.copysign(1, number) < 0 else "0"
+    shortest = Decimal(_shortest_digits(number, precision))
+    if Decimal("0.000001") <= abs(shortest) < Decimal(1000000):
+        return decimal_string(shortest)
+    sign, digits, exponent = shortest.normalize().as_tuple()
+    mantissa = "".join(map(str, digits))
+    scientific_exponent = exponent + len(mantissa) - 1
+    return f"{'-' if sign else ''}{mantissa[0]}.{mantissa[1:] or '0'}E{scientific_exponent}"

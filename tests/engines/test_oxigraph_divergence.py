@@ -33,3 +33,10 @@ def test_oxigraph_agrees_without_such_pairs():
     query = parse_query('PREFIX : <http://ex/> SELECT * WHERE { ?x :v ?n FILTER(?n < 2) }', window="unbounded")
     assert _answers(OxigraphEngine, query, stream) == _answers(ReevalEngine, query, stream) == {
         ("<http://ex/a>", '"01"^^<http://www.w3.org/2001/XMLSchema#integer>')}
+
+
+def test_ground_queries_run_on_oxigraph():
+    stream = build_stream([(0, ["+ :a :p :b"]), (1, ["+ :b :p :c"])])
+    query = parse_query("PREFIX : <http://ex/> SELECT * WHERE { :a :p :b . :b :p :c }", window="unbounded")
+    engine = OxigraphEngine(query)
+    assert [(sorted(d.added), sorted(d.removed)) for d in map(engine.push, stream.events)] == [([], []), ([()], [])]

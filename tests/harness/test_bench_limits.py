@@ -85,9 +85,10 @@ def _task(engine: str, **overrides) -> dict:
 def test_a_cell_past_its_time_out_is_recorded_as_timeout():
     handler = signal.getsignal(signal.SIGUSR2)
     started = time.perf_counter()
-    result = run_task(_task("SleepyEngine", timeout_s=0.4))
+    result = run_task(_task("SleepyEngine", timeout_s=1.0))  # 41 events take 2 s
     assert result["row"]["status"] == "timeout"
-    assert 0 < result["row"]["events_fed"] < 41
+    # stopped part-way; on a loaded machine building the engine may use the whole budget, so 0 is allowed
+    assert 0 <= result["row"]["events_fed"] < 41
     assert time.perf_counter() - started < 10
     assert signal.getsignal(signal.SIGUSR2) == handler  # the limit handler is removed after the cell
 
