@@ -25,6 +25,7 @@ each FILTER (rdflib gives xsd:dateTime and NaN an EBV of true and lets an error 
 ``&&``); ``STR`` of a blank node is an error and ``isNumeric`` needs a valid lexical form.
 Arithmetic takes valid numerics only (rdflib also subtracts dateTimes, an extension, and crashes on
 ill-typed literals), and floating-point division by zero gives INF or NaN instead of an error.
+The XSD casts and langMatches are replaced by ``oracles.sparql_casts``.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from rdflib import Literal, Node, URIRef
 from rdflib.plugins.sparql import operators
 from rdflib.plugins.sparql.sparql import SPARQLError
 
-from oracles import nterms, values
+from oracles import nterms, sparql_casts, values
 
 
 def _compare(op: str, left: Node, right: Node) -> bool:
@@ -281,4 +282,5 @@ EVAL_OVERRIDES = {
     "MultiplicativeExpression": _checked_arithmetic(operators.MultiplicativeExpression),
     "UnaryMinus": _checked_arithmetic(operators.UnaryMinus),
     "UnaryPlus": _checked_arithmetic(operators.UnaryPlus),
+    **sparql_casts.EVAL_OVERRIDES,
 }

@@ -119,3 +119,45 @@ def test_unknown_entailment_is_a_usage_error(inputs, capsys):
 def test_python_dash_m_and_console_script_exist():
     result = subprocess.run([sys.executable, "-m", "harness", "engines"], capture_output=True, text=True, check=False)
     assert result.returncode == 0 and "reeval" in result.stdout
+
+
+def test_an_engine_refuses_what_its_capabilities_lack(inputs, capsys):
+    err = _bad(capsys, inputs, "run", "--engine", "spectra", "--stream", str(inputs / "stream"), "--query",
+               str(inputs / "q.rq"), "--window", "sliding:3:1", "--entailment", "rdfs")
+    assert "spectra" in err and "entailment 'rdfs'" in err
+
+
+def test_update_only_engines_run_windowed_queries_through_the_adapter(inputs, capsys):
+    code, out, _ = _run(capsys, "verify", "--engine", "delta", "--stream", str(inputs / "stream"), "--query",
+                        str(inputs / "q.rq"), "--window", "sliding:3:1", "--json")
+    assert code == 0 and json.loads(out)["engine"] == "delta+window"
+
+
+def test_verify_reports_a_divergence_and_writes_a_reproducer(inputs, capsys, monkeypatch):
+    """A deliberately broken engine: verify exits 1, names the first divergence and writes a stream that fails alone."""
+    from engines.baselines.reeval import ReevalEngine
+    from engines.model import Delta
+
+    class ForgetsExpirations(ReevalEngine):
+        name = "forgetful"
+
+        def push(self, event):
+            delta = super().push(event)
+            return Delta(added=delta.added, removed=[])
+
+    monkeypatch.setitem(__import__("engines.registry").registry.BUILTIN, "forgetful",
+                        f"{__name__}:ForgetsExpirations")
+    globals()["ForgetsExpirations"] = ForgetsExpirations
+    repro = inputs / "repro"
+    code, out, _ = _run(capsys, "verify", "--engine", "forgetful", "--stream", str(inputs / "stream"), "--query",
+                        str(inputs / "q.rq"), "--window", "sliding:3:1", "--json", "--reproducer", str(repro))
+    assert code == 1
+    verdict = json.loads(out)
+    assert verdict["first_divergence"]["event"] == 2
+    assert verdict["first_divergence"]["extra"] == [["<http://ex/a>", "<http://ex/b>", "<http://ex/c>"]]
+    command = json.loads((repro / "reproduce.json").read_text())["command"]
+    assert "--engine forgetful" in command
+    # the shrunk stream fails alone, and is no longer than the prefix up to the divergence
+    code, out, _ = _run(capsys, "verify", "--engine", "forgetful", "--stream", str(repro / "stream"), "--query",
+                        str(repro / "query.rq"), "--window", "sliding:3:1", "--json", "--no-reproducer")
+    assert code == 1 and json.loads(out)["events"] <= 3

@@ -311,7 +311,8 @@ def operands(draw, variables, depth=1):
         return f"-{inner}" if draw(st.booleans()) else f"{draw(st.sampled_from(['str', 'lang', 'datatype']))}({inner})"
     if kind == 4:
         return f"{draw(st.sampled_from(['str', 'lang', 'datatype']))}({draw(atom)})"
-    return draw(atom)
+    target = draw(st.sampled_from(["string", "integer", "decimal", "float", "double", "boolean", "dateTime"]))
+    return f"xsd:{target}({inner})"
 
 
 @st.composite
