@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Context
 
 from rdflib import Literal, Node, URIRef
 from rdflib.plugins.sparql import operators
@@ -220,14 +221,13 @@ def _checked_arithmetic(rdflib_function):
             if e.other is None:  # rdflib's precedence handling: a lone operand passes through
                 return e.expr
             operands = [e.expr, *e.other]
+            ops = list(e.op)
         else:
             operands = [e.expr]
+            ops = ["-" if e.name == "UnaryMinus" else "+"]
         numbers = [_numeric_operand(operand) for operand in operands]
-        if e.name == "MultiplicativeExpression" and any(isinstance(v.value, float) for v in numbers):
-            # IEEE division by zero gives ±INF or NaN, where rdflib raises.
-            for op, divisor in zip(e.op, numbers[1:]):
-                if op == "/" and divisor.value == 0:
-                    return _floating_division_by_zero(numbers, e.op)
+        if any(isinstance(v.value, float) for v in numbers):
+            return _floating_arithmetic(numbers, ops)
         try:
             return rdflib_function(e, ctx)
         except SPARQLError:
@@ -238,19 +238,47 @@ def _checked_arithmetic(rdflib_function):
     return evaluate
 
 
-def _floating_division_by_zero(operands: list[values.Value], ops) -> Literal:
-    result = float(operands[0].value)
-    for op, value in zip(ops, operands[1:]):
-        operand = float(value.value)
-        if op == "*":
-            result *= operand
-        elif operand == 0:
-            result = math.nan if result == 0 or math.isnan(result) else math.copysign(math.inf, result) * math.copysign(1, operand)
-        else:
-            result /= operand
-    datatype = nterms.XSD + ("double" if any(v.precision == "double" for v in operands) else "float")
-    lexical = "NaN" if math.isnan(result) else ("INF" if result > 0 else "-INF") if math.isinf(result) else repr(result)
-    return Literal(lexical, datatype=URIRef(datatype))
+_RANK = {"integer": 0, "decimal": 1, "float": 2, "double": 3}
+_EXACT = Context(prec=100_000)  # integer and decimal +, -, * lose no digit
+_DIVISION = Context(prec=28)  # XPath leaves decimal division's precision to the implementation (at least 18 digits)
+
+
+def _ieee(op: str, left: float, right: float) -> float:
+    if op == "+":
+        return left + right
+    if op == "-":
+        return left - right
+    if op == "*":
+        return left * right
+    if right != 0:
+        return left / right
+    return math.nan if left == 0 or math.isnan(left) else math.copysign(math.inf, left) * math.copysign(1, right)
+
+
+def _floating_arithmetic(operands: list[values.Value], ops: list[str]) -> Literal:
+    """XPath arithmetic, left to right with type promotion at each step, when a float or double takes part.
+
+    rdflib computes xsd:float in double precision, writes infinities as ``inf`` (no valid lexical
+    form, so ``INF + INF`` is an error) and raises on division by zero instead of giving ±INF or NaN.
+    """
+    if len(operands) == 1:  # unary minus or plus
+        number = -operands[0].value if ops[0] == "-" else operands[0].value
+        return Literal(values.floating_string(number, operands[0].precision), datatype=URIRef(nterms.XSD + operands[0].precision))
+    result, precision = operands[0].value, operands[0].precision
+    for op, operand in zip(ops, operands[1:]):
+        precision = max(precision, operand.precision, key=_RANK.__getitem__)
+        if precision in ("integer", "decimal"):  # exact, as XPath's op:numeric-* on integers and decimals
+            if op == "/":
+                if operand.value == 0:
+                    raise SPARQLError("integer or decimal division by zero")
+                precision = "decimal"
+            result = {"+": _EXACT.add, "-": _EXACT.subtract, "*": _EXACT.multiply, "/": _DIVISION.divide}[op](result, operand.value)
+            continue
+        rounded = values.to_float32 if precision == "float" else float
+        result = rounded(_ieee(op, rounded(float(result)), rounded(float(operand.value))))
+    if precision in ("integer", "decimal"):
+        return Literal(values.decimal_string(result), datatype=URIRef(nterms.XSD + precision))
+    return Literal(values.floating_string(result, precision), datatype=URIRef(nterms.XSD + precision))
 
 
 _ARGUMENT_KEYS = ("arg", "arg1", "arg2", "text", "pattern", "flags")

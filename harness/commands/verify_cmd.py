@@ -18,7 +18,8 @@ def add_parser(subparsers) -> None:
     add_query_arguments(parser)
     parser.add_argument("--every", type=int, default=1, metavar="K",
                         help="check every K-th instant plus every instant where the window drops events (default 1)")
-    parser.add_argument("--oracle", choices=("rdflib", "oxigraph"), default="rdflib", help="reference evaluator")
+    parser.add_argument("--oracle", choices=("rdflib", "plain", "oxigraph"), default="rdflib",
+                        help="reference evaluator: rdflib (default), plain (the independent second oracle), oxigraph")
     parser.add_argument("--reproducer", type=Path, help="where to write a shrunk failing stream on a mismatch "
                         "(default: results/runs/reproducers/ENGINE-QUERY-TIME)")
     parser.add_argument("--no-reproducer", action="store_true", help="do not shrink and write a reproducer")
