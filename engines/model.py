@@ -271,3 +271,8 @@ class Delta:
 
     def __bool__(self) -> bool:
         return bool(self.added or self.removed)
+
+    @classmethod
+    def between(cls, before: set[Mapping], after: set[Mapping]) -> Delta:
+        """The delta that takes the answers ``before`` to ``after``."""
+        return cls(added=list(after - before), removed=list(before - after))

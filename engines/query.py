@@ -228,25 +228,30 @@ def _unwrap(node):
     return node
 
 
+def _where_nodes(parsed):
+    """The WHERE clause's parse tree in document order: every node, FILTERs yielded but not entered."""
+    stack = [parsed[1].get("where")]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, CompValue):
+            yield value
+            if value.name != "Filter":
+                stack.extend(reversed(list(value.values())))
+        elif isinstance(value, (list, tuple)) or type(value).__name__ == "ParseResults":
+            stack.extend(reversed(list(value)))
+        else:
+            yield value
+
+
 def _constant_filter_leaves(parsed) -> list:
     """The constants of FILTERs made of one constant, read before translation (which removes FILTERs from
     the parse tree): rdflib drops those Python finds falsy (0, "", false), testing them with a plain ``if``."""
     found: list = []
-
-    def walk(value) -> None:
-        if isinstance(value, CompValue):
-            if value.name == "Filter":
-                leaf = _unwrap(value.expr)
-                if isinstance(leaf, Literal) or (isinstance(leaf, CompValue) and leaf.name == "literal"):
-                    found.append(leaf)
-                return
-            for item in value.values():
-                walk(item)
-        elif isinstance(value, (list, tuple)) or type(value).__name__ == "ParseResults":
-            for item in value:
-                walk(item)
-
-    walk(parsed[1].get("where"))
+    for node in _where_nodes(parsed):
+        if isinstance(node, CompValue) and node.name == "Filter":
+            leaf = _unwrap(node.expr)
+            if isinstance(leaf, Literal) or (isinstance(leaf, CompValue) and leaf.name == "literal"):
+                found.append(leaf)
     return found
 
 
@@ -264,25 +269,12 @@ def _dropped_constant_filters(leaves: list, prologue, converter: _Converter) -> 
 
 
 def _variable_order(parsed, converter: _Converter) -> list[str]:
-    """Variables and query blank nodes in order of first appearance in the text."""
-    seen: list[str] = []
-
-    def walk(value) -> None:
-        if isinstance(value, (Variable, BNode)):
-            position = converter.position(value)
-            if position not in seen:
-                seen.append(position)
-        elif isinstance(value, CompValue):
-            if value.name == "Filter":
-                return
-            for item in value.values():
-                walk(item)
-        elif isinstance(value, (list, tuple)) or type(value).__name__ == "ParseResults":
-            for item in value:
-                walk(item)
-
-    walk(parsed[1].get("where"))
-    return seen
+    """Variables and query blank nodes in order of first appearance in the text (outside FILTERs)."""
+    seen: dict[str, None] = {}
+    for node in _where_nodes(parsed):
+        if isinstance(node, (Variable, BNode)):
+            seen.setdefault(converter.position(node))
+    return list(seen)
 
 
 _DIRECTIVE = re.compile(r"^\s*#\s*(window|entailment)\s*:\s*(\S+)\s*$", re.IGNORECASE | re.MULTILINE)

@@ -98,7 +98,7 @@ class OxigraphEngine:
             tuple(to_input.get(solution[v]) or str(solution[v]) for v in self.solution_variables)
             for solution in self.store.query(self.sparql)
         }
-        delta = Delta(added=list(answers - self.current), removed=list(self.current - answers))
+        delta = Delta.between(self.current, answers)
         self.current = answers
         return delta
 

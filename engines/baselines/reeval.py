@@ -54,7 +54,7 @@ class ReevalEngine:
         self._add(added)
         answers = evaluate_bgp(self.query.patterns, self.query.variables, self.index, self.accept)
         self.evaluations += 1
-        delta = Delta(added=list(answers - self.current), removed=list(self.current - answers))
+        delta = Delta.between(self.current, answers)
         self.current = answers
         return delta
 
