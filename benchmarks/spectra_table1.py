@@ -1,0 +1,187 @@
+"""Issue 5's figures from one stored run of benchmarks/configs/spectra-table1.toml: every number is read from the run.
+
+Prints (Markdown) the Table 1 layout (median triples/s over repetitions, L-queries x windows, per engine) twice:
+as the harness measures it (the whole cell: the window's fill plus the sliding tail) and at steady state (only
+the events after the window is full, from the stored per-event latencies); then the issue's ratios, side by side
+from that run: spectra/spectra-rev and spectra/oxigraph at 10^5 triples on L1, L3, L7; the break-even window of
+S-Inc over S-Rev on L5 and L7; RSS growth against window size and bytes per retained triple; spectra against scan
+on the selective queries L4, L5, L6.
+
+A cell that timed out has no throughput of its own; its events processed before the time-out (at the window's
+cheap, filling start) give an upper bound on its throughput, so a ratio against it is a lower bound (">=").
+
+    python benchmarks/spectra_table1.py results/runs/spectra-table1
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from harness.bench import load_results  # noqa: E402
+
+ENGINES = ["spectra", "spectra-rev", "reeval", "oxigraph", "scan"]
+WINDOW_TRIPLES = {"sliding:100:1": 100, "sliding:1000:1": 1000, "sliding:10000:1": 10_000,
+                  "sliding:100000:1": 100_000, "sliding:100000:20": 100_000}
+NON_SELECTIVE, SELECTIVE = ["L1", "L3", "L7"], ["L4", "L5", "L6"]
+
+
+def triples_per_event(shape: str) -> int:
+    return int(shape.split(":")[1]) if shape.startswith("triples:") else 1
+
+
+def steady_rate(run: Path, row: pd.Series) -> tuple[float, bool]:
+    """(triples/s over the events after the window filled, True) or, for a cell that never got there or timed out,
+    (an upper bound from every event it processed, False)."""
+    path = run / "parts" / row.cell_id / f"r{row.repetition}.latency.npy"
+    if not path.exists():
+        return float("nan"), False
+    latencies_ns = np.load(path)
+    per_event = triples_per_event(row.event_shape)
+    fill_events = WINDOW_TRIPLES[row.window] // per_event
+    if row.status == "ok" and len(latencies_ns) > fill_events:
+        tail = latencies_ns[fill_events:]
+        return len(tail) * per_event / (tail.sum() / 1e9), True
+    if len(latencies_ns) == 0:
+        return float("nan"), False
+    return len(latencies_ns) * per_event / (latencies_ns.sum() / 1e9), False
+
+
+def collect(run: Path) -> pd.DataFrame:
+    cells = load_results(run)
+    cells = cells[cells.repetition.astype(str) != "verify"].copy()
+    rates = [steady_rate(run, row) for row in cells.itertuples()]
+    cells["steady_tps"] = [rate for rate, _ in rates]
+    cells["steady_exact"] = [exact for _, exact in rates]
+    cells["workload"] = np.where(cells.event_shape == "triples:1", "S-Inc-1", "S-Inc-20")
+    cells["W"] = cells.window.map(WINDOW_TRIPLES)
+    return cells
+
+
+def medians(cells: pd.DataFrame) -> pd.DataFrame:
+    keys = ["workload", "engine", "query", "W"]
+    return cells.groupby(keys).agg(
+        status=("status", lambda s: "ok" if (s == "ok").all() else ",".join(sorted(set(s)))),
+        tps=("triples_per_s", "median"), steady=("steady_tps", "median"), exact=("steady_exact", "all"),
+        rss_delta=("rss_peak_bytes", lambda s: np.nan), reps=("repetition", "count")).reset_index()
+
+
+def fmt(value: float, status: str, exact: bool = True) -> str:
+    if status != "ok":
+        return status if not np.isfinite(value) else f"{status} (<={value:,.0f})"
+    return f"{value:,.0f}" if exact else f"~{value:,.0f}"
+
+
+def table(summary: pd.DataFrame, workload: str, column: str) -> str:
+    part = summary[summary.workload == workload]
+    windows = sorted(part.W.unique())
+    lines = ["| engine | query | " + " | ".join(f"10^{int(np.log10(w))}" for w in windows) + " |",
+             "|---|---|" + "---|" * len(windows)]
+    for engine in ENGINES:
+        for query in sorted(part["query"].unique()):
+            cells = []
+            for window in windows:
+                row = part[(part.engine == engine) & (part["query"] == query) & (part.W == window)]
+                if row.empty:
+                    cells.append("")
+                    continue
+                row = row.iloc[0]
+                if column == "tps":
+                    cells.append(fmt(row.tps, row.status))
+                else:
+                    cells.append(fmt(row.steady, row.status, bool(row.exact)))
+            lines.append(f"| {engine} | {query} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def rate_of(summary: pd.DataFrame, workload: str, engine: str, query: str, window: int) -> tuple[float, bool]:
+    row = summary[(summary.workload == workload) & (summary.engine == engine) & (summary["query"] == query)
+                  & (summary.W == window)]
+    if row.empty:
+        return float("nan"), False
+    row = row.iloc[0]
+    return float(row.steady), row.status == "ok" and bool(row.exact)
+
+
+def ratio_line(summary: pd.DataFrame, workload: str, query: str, other: str, window: int, target: float) -> str:
+    mine, mine_exact = rate_of(summary, workload, "spectra", query, window)
+    theirs, theirs_exact = rate_of(summary, workload, other, query, window)
+    ratio = mine / theirs
+    bound = "" if theirs_exact else ">= "  # a timed-out other engine's rate is an upper bound
+    verdict = "met" if ratio >= target else ("not shown" if bound else "MISSED")
+    return (f"| {workload} | {query} | spectra/{other} | {mine:,.0f} / {theirs:,.0f} | {bound}{ratio:.1f}x "
+            f"| >= {target:g}x | {verdict} |")
+
+
+def break_even(summary: pd.DataFrame, query: str) -> str:
+    windows = sorted(summary[summary.workload == "S-Inc-1"].W.unique())
+    ratios = []
+    for window in windows:
+        inc, _ = rate_of(summary, "S-Inc-1", "spectra", query, window)
+        rev, _ = rate_of(summary, "S-Inc-1", "spectra-rev", query, window)
+        ratios.append((window, inc / rev))
+    wins = [window for window, ratio in ratios if ratio >= 1.0]
+    first_stable = next((w for w, _ in ratios if all(r >= 1.0 for v, r in ratios if v >= w)), None)
+    shown = ", ".join(f"10^{int(np.log10(w))}: {r:.2f}x" for w, r in ratios)
+    return (f"| {query} | {shown} | {'10^%d' % int(np.log10(first_stable)) if first_stable else 'none'} "
+            f"| {'met' if first_stable and first_stable <= 10_000 else 'MISSED'} |") if wins or True else ""
+
+
+def memory(cells: pd.DataFrame) -> str:
+    lines = ["| engine | query | window (triples) | RSS growth, median | retained triples | bytes per retained triple "
+             "| bytes per window triple |", "|---|---|---|---|---|---|---|"]
+    one = cells[(cells.workload == "S-Inc-1") & (cells.status == "ok") & cells.engine.isin(["spectra", "spectra-rev"])]
+    for (engine, query, window), group in one.groupby(["engine", "query", "W"]):
+        if query not in ("L1", "L3", "L7", "L5"):
+            continue
+        growth = float((group.rss_peak_bytes - group.rss_base_bytes).median())
+        retained = json.loads(group.stats.iloc[0]).get("window_triples", 0)
+        per_retained = f"{growth / retained:,.0f}" if retained else "-"
+        lines.append(f"| {engine} | {query} | 10^{int(np.log10(window))} | {growth / 2**20:,.1f} MiB | {retained:,} "
+                     f"| {per_retained} | {growth / window:,.1f} |")
+    return "\n".join(lines)
+
+
+def main(run: str) -> None:
+    run_dir = Path(run)
+    cells = collect(run_dir)
+    summary = medians(cells)
+    for workload in sorted(summary.workload.unique()):
+        print(f"\n### {workload}: triples/s over the whole cell (fill + slide), median of repetitions\n")
+        print(table(summary, workload, "tps"))
+        print(f"\n### {workload}: triples/s at steady state (events after the window is full), median\n")
+        print(table(summary, workload, "steady"))
+    print("\n### Ratios at 10^5 triples, steady state, non-selective queries\n")
+    print("| workload | query | ratio | triples/s | measured | target | verdict |\n|---|---|---|---|---|---|---|")
+    for workload in sorted(summary.workload.unique()):
+        for query in NON_SELECTIVE:
+            if summary[(summary.workload == workload) & (summary["query"] == query)].empty:
+                continue
+            print(ratio_line(summary, workload, query, "spectra-rev", 100_000, 3))
+            print(ratio_line(summary, workload, query, "oxigraph", 100_000, 10))
+    print("\n### Break-even of S-Inc over S-Rev (steady-state spectra/spectra-rev per window; target <= 10^4)\n")
+    print("| query | spectra/spectra-rev by window | break-even (first window from which S-Inc stays ahead) | verdict |"
+          "\n|---|---|---|---|")
+    for query in ("L5", "L7"):
+        print(break_even(summary, query))
+    print("\n### spectra against scan on the selective queries (scan/spectra, steady state; target <= 3x)\n")
+    print("| query | window | scan | spectra | scan/spectra | verdict |\n|---|---|---|---|---|---|")
+    for query in SELECTIVE:
+        for window in sorted(summary[summary.workload == "S-Inc-1"].W.unique()):
+            scan, _ = rate_of(summary, "S-Inc-1", "scan", query, window)
+            mine, _ = rate_of(summary, "S-Inc-1", "spectra", query, window)
+            factor = scan / mine
+            print(f"| {query} | 10^{int(np.log10(window))} | {scan:,.0f} | {mine:,.0f} | {factor:.1f}x "
+                  f"| {'met' if factor <= 3 else 'MISSED'} |")
+    print("\n### Memory (Fig. 9): RSS growth over the cell against window size\n")
+    print(memory(cells))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "results/runs/spectra-table1")
