@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +24,7 @@ import pandas as pd
 
 from engines.errors import ConfigError
 from harness.bench.matrix import KEY_COLUMNS
+from harness.streams.atomic import replace_atomically
 
 SCHEMA_VERSION = "cgpm-bench-run/1"
 RUN_FILE = "run.json"
@@ -47,18 +46,7 @@ CELL_COLUMNS = (
 
 def write_atomically(path: Path, data: bytes) -> Path:
     """``path`` holds ``data`` entirely or keeps what it held before."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, partial = tempfile.mkstemp(prefix=f".{path.name}.partial-", dir=path.parent)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(partial, path)
-    except BaseException:
-        Path(partial).unlink(missing_ok=True)
-        raise
-    return path
+    return replace_atomically(path, lambda handle: handle.write(data), binary=True)
 
 
 def write_json(path: Path, value) -> Path:

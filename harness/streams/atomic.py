@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from engines.errors import StreamError
@@ -17,20 +17,18 @@ def current_umask() -> int:
     return mask
 
 
-def write_text_atomically(path: str | Path, lines: Iterable[str]) -> Path:
-    """Write ``lines`` (each with its line break) to ``path``; a failure leaves ``path`` as it was."""
-    path = Path(path)
-    if path.is_dir():
-        raise StreamError(f"cannot write {path}: it is a directory")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        descriptor, partial = tempfile.mkstemp(prefix=f".{path.name}.partial-", dir=path.parent)
-    except OSError as error:
-        raise StreamError(f"cannot write {path}: {error.strerror or error}") from None
+def replace_atomically(path: Path, fill: Callable, *, binary: bool = False) -> Path:
+    """Call ``fill(handle)`` on a file beside ``path``, then rename it over ``path``; raises OSError as it comes.
+
+    On any failure the partial file is removed and ``path`` keeps what it held before.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, partial = tempfile.mkstemp(prefix=f".{path.name}.partial-", dir=path.parent)
     try:
         os.chmod(partial, 0o666 & ~current_umask())  # mkstemp makes it private; the result is an ordinary file
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
-            handle.writelines(lines)
+        mode = {"mode": "wb"} if binary else {"mode": "w", "encoding": "utf-8", "newline": "\n"}
+        with os.fdopen(descriptor, **mode) as handle:
+            fill(handle)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(partial, path)
@@ -38,3 +36,14 @@ def write_text_atomically(path: str | Path, lines: Iterable[str]) -> Path:
         Path(partial).unlink(missing_ok=True)
         raise
     return path
+
+
+def write_text_atomically(path: str | Path, lines: Iterable[str]) -> Path:
+    """Write ``lines`` (each with its line break) to ``path``; a failure leaves ``path`` as it was."""
+    path = Path(path)
+    if path.is_dir():
+        raise StreamError(f"cannot write {path}: it is a directory")
+    try:
+        return replace_atomically(path, lambda handle: handle.writelines(lines))
+    except OSError as error:
+        raise StreamError(f"cannot write {path}: {error.strerror or error}") from None
