@@ -20,6 +20,7 @@ BUILTIN: dict[str, str] = {
     "scan": "engines.baselines.scan:ScanEngine",
     "spectra": "engines.spectra:SpectraEngine",
     "spectra-rev": "engines.spectra:SpectraRevEngine",
+    "spectra-rev-onchange": "engines.spectra:SpectraRevOnChangeEngine",
     "delta": "engines.delta:DeltaEngine",
     "delta-generic": "engines.delta:DeltaGenericEngine",
 }

@@ -1,13 +1,16 @@
-"""S-Rev: the same summarisation, views and timelist as S-Inc, but every change of the window re-runs all the joins.
+"""S-Rev: the same summarisation, views and timelist as S-Inc, but every instant re-runs all the joins over the window.
 
 This is the paper's re-evaluation variant (Section 8.1: "only executing the QueryProc operator;
-persisting all the data in the views; and recomputing the joins for the whole window"). The
-join starts from the smallest view and proceeds by the same cardinality-ordered left-deep plan
-as S-Inc. The delta is the set difference between the new and the previous answers.
+persisting all the data in the views; and recomputing the joins for the whole window"; for each
+event, "the matching process results in the reconstruction of indices"). The join starts from
+the smallest view and proceeds by the same cardinality-ordered left-deep plan as S-Inc. The
+delta is the set difference between the new and the previous answers.
 
-Option ``reevaluate``: ``"on-change"`` (the default) skips the joins when an event changes no view
-(every triple pruned or only re-stamped, and nothing evicted), since the answers cannot have
-changed; ``"every-instant"`` re-runs them after every event, the literal reading of the paper.
+Option ``reevaluate``: ``"every-instant"`` (``spectra-rev``, the paper's S-Rev and the issue's
+baseline) re-runs the joins after every event; ``"on-change"`` (registered as
+``spectra-rev-onchange``) skips them when an event changes no view (every triple pruned or only
+re-stamped, and nothing evicted), since the answers cannot have changed. The second is a
+stronger re-evaluation baseline than the paper's, reported beside it so that neither hides the other.
 """
 
 from __future__ import annotations
@@ -27,10 +30,11 @@ REEVALUATE = ("on-change", "every-instant")
 
 
 class SpectraRevEngine:
-    """SPECTRA S-Rev: re-evaluation over the persisted views at every instant the window changes."""
+    """SPECTRA S-Rev: re-evaluation over the persisted views at every instant."""
 
     name: ClassVar[str] = "spectra-rev"
     capabilities: ClassVar[Capabilities] = SPECTRA_CAPABILITIES
+    default_reevaluate: ClassVar[str] = "every-instant"
 
     def __init__(
         self,
@@ -38,10 +42,12 @@ class SpectraRevEngine:
         *,
         static: Iterable[Triple] = (),
         schema: Iterable[Triple] = (),
-        reevaluate: str = "on-change",
+        reevaluate: str | None = None,
         **options,
     ) -> None:
         reject_options(self.name, options)
+        if reevaluate is None:
+            reevaluate = self.default_reevaluate
         if reevaluate not in REEVALUATE:
             raise ConfigError(f"engine {self.name!r}: reevaluate must be one of {', '.join(REEVALUATE)}, not {reevaluate!r}")
         check_supported(type(self), query, has_static=False)
@@ -88,3 +94,10 @@ class SpectraRevEngine:
         stats["matches"] = len(self.matches)
         stats["evaluations"] = self.evaluations
         return stats
+
+
+class SpectraRevOnChangeEngine(SpectraRevEngine):
+    """S-Rev that re-evaluates only at the instants where a view changed: a stronger baseline than the paper's."""
+
+    name: ClassVar[str] = "spectra-rev-onchange"
+    default_reevaluate: ClassVar[str] = "on-change"

@@ -9,13 +9,13 @@ from hypothesis import strategies as st
 from engines.baselines.reeval import ReevalEngine
 from engines.errors import EngineError
 from engines.query import parse_query
-from engines.spectra import SpectraEngine, SpectraRevEngine
+from engines.spectra import SpectraEngine, SpectraRevEngine, SpectraRevOnChangeEngine
 from harness.engines_setup import engine_class_for
 from harness.verify import verify
 from tests.conformance.checks import CHECKS
 from tests.strategies import queries, streams, windows
 
-ENGINES = [SpectraEngine, SpectraRevEngine]
+ENGINES = [SpectraEngine, SpectraRevEngine, SpectraRevOnChangeEngine]
 
 
 def _query(check):

@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from engines.model import Event, Stream, Update, Window
 from engines.query import parse_query
-from engines.spectra import SpectraEngine, SpectraRevEngine
+from engines.spectra import SpectraEngine, SpectraRevEngine, SpectraRevOnChangeEngine
 from tests.engines.spectra.brute import answers_at_every_instant
 from tests.strategies import queries, streams, windows
 
-ENGINES = [SpectraEngine, SpectraRevEngine]
+ENGINES = [SpectraEngine, SpectraRevEngine, SpectraRevOnChangeEngine]
 FAST = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 EX = "http://ex/"
 
