@@ -69,7 +69,7 @@ class Engine(Protocol):
     ) -> None: ...
 
     def push(self, event: Event) -> Delta:
-        """Apply one event and return the change of the answers it caused."""
+        """Apply one event and return the change of the answers it caused (read-only: it may be shared, as ``NO_CHANGE`` is)."""
         ...
 
     def answers(self) -> Counter[Mapping]:

@@ -9,10 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from engines.model import ContinuousQuery, Delta, Event, Mapping, Triple
+from engines.model import NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities
-
-_EMPTY = Delta()
 
 
 class ScanEngine:
@@ -38,7 +36,7 @@ class ScanEngine:
             characters += len(update.s) + len(update.p) + len(update.o)
         self.triples += len(event.updates)
         self.term_characters += characters
-        return _EMPTY
+        return NO_CHANGE
 
     def answers(self) -> Counter[Mapping]:
         return Counter()

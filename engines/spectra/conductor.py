@@ -61,6 +61,11 @@ class QueryConductor:
                     self._pending_static.append((triple, routes))
         self._range, self._slide = query.window.range_ms, query.window.slide_ms
         self._predicates = self.summary.predicates  # None when a variable predicate keeps any triple
+        # bound once: advance runs per event
+        self._route = self.summary.route
+        self._encode_triple = self.dictionary.encode_triple
+        self._hold = self.dictionary.hold
+        self._stamp = self.timelist.stamp
         self.pushes = 0
         self.last_ts = -(1 << 63)
 
@@ -85,13 +90,31 @@ class QueryConductor:
         if self._pending_static:
             new_rows = self._take_static()
         predicates = self._predicates
+        route = self._route
         for op, s, p, o in event.updates:
             if op != INSERT:
                 raise EngineError(
                     f"engine {self.engine_name!r} does not support deletions (event {event.index} deletes a triple)"
                 )
-            if predicates is None or p in predicates:
-                new_rows = self._admit(s, p, o, stamp, new_rows)
+            if predicates is not None and p not in predicates:
+                continue
+            # GraphSummary, then encoding and stamping, inlined: a third of LUBM's triples take this path on L4
+            routes = route(s, p, o)
+            if not routes:
+                continue
+            triple = self._encode_triple(s, p, o)
+            if (self.static and triple in self.static) or not self._stamp(triple, stamp):
+                continue  # static, or already in the window (re-stamped): no new row
+            self._hold(triple)
+            if new_rows is _NO_ROWS:
+                new_rows = {}
+            row_of_triple = self.row_of_triple
+            for j in routes:
+                rows = new_rows.get(j)
+                if rows is None:
+                    new_rows[j] = [row_of_triple[j](triple)]
+                else:
+                    rows.append(row_of_triple[j](triple))
         if self.timelist.oldest >= cutoff:
             return new_rows, _NO_EVICTIONS
         return new_rows, self._evict(cutoff)
@@ -102,26 +125,6 @@ class QueryConductor:
             for j in routes:
                 new_rows.setdefault(j, []).append(self.row_of_triple[j](triple))
         self._pending_static = []
-        return new_rows
-
-    def _admit(self, s: str, p: str, o: str, stamp: int, new_rows: dict[int, list]) -> dict[int, list]:
-        """Summarise, encode and stamp one triple; file its rows when it is new to the window."""
-        routes = self.summary.route(s, p, o)
-        if not routes:
-            return new_rows
-        triple = self.dictionary.encode_triple(s, p, o)
-        if triple in self.static or not self.timelist.stamp(triple, stamp):
-            return new_rows
-        self.dictionary.hold(triple)
-        if new_rows is _NO_ROWS:
-            new_rows = {}
-        row_of_triple = self.row_of_triple
-        for j in routes:
-            rows = new_rows.get(j)
-            if rows is None:
-                new_rows[j] = [row_of_triple[j](triple)]
-            else:
-                rows.append(row_of_triple[j](triple))
         return new_rows
 
     def _evict(self, cutoff: int) -> list[tuple[int, object]]:

@@ -19,13 +19,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from operator import attrgetter
 from typing import ClassVar
 
-from engines.model import ContinuousQuery, Delta, Event, Mapping, Triple
+from engines.model import NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities, check_supported
 from engines.spectra.conductor import QueryConductor, reject_options
 from engines.spectra.joins import seed_partials
 from engines.spectra.summary import row_getter
+
+_size = attrgetter("size")
 
 SPECTRA_CAPABILITIES = Capabilities(
     windows=frozenset({"sliding", "event"}),
@@ -63,11 +66,11 @@ class SpectraEngine:
     def push(self, event: Event) -> Delta:
         new_rows, evicted = self.conductor.advance(event)
         if not (new_rows or evicted):
-            return Delta()
+            return NO_CHANGE
         removed = self._invalidate(evicted) if evicted else []
         added = self._extend(new_rows) if new_rows else []
         if not (added or removed):
-            return Delta()
+            return NO_CHANGE
         decode = self.conductor.decode
         return Delta(added=[decode(m) for m in added], removed=[decode(m) for m in removed])
 
@@ -95,7 +98,7 @@ class SpectraEngine:
         views, planner, shapes = conductor.views, conductor.planner, conductor.shapes
         added = []
         # join-ahead pruning: a view still empty after this event means no full match at all
-        complete = all(view.size or j in new_rows for j, view in enumerate(views))
+        complete = all(map(_size, views)) or all(view.size or j in new_rows for j, view in enumerate(views))
         for j, rows in new_rows.items():
             view = views[j]
             for row in rows:

@@ -20,13 +20,14 @@ is a tuple concatenation; the finished mapping is reordered to ``query.variables
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 
 from engines.spectra.summary import PatternShape
 from engines.spectra.views import EMPTY, View
 
 Step = Callable[[list], list]
 _CROSS_WEIGHT = 1e12
+_size = attrgetter("size")
 
 
 def _check_present(view: View) -> Step:
@@ -107,7 +108,7 @@ class JoinPlanner:
         The greedy choice is remembered per seed until some view's size crosses a power of two:
         the order follows the cardinalities at every event without paying for the search each time.
         """
-        signature = tuple([view.size.bit_length() for view in self.views])
+        signature = tuple(map(int.bit_length, map(_size, self.views)))
         remembered = self._orders.get(seed)
         if remembered is not None and remembered[0] == signature:
             return remembered[1]

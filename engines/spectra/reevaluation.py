@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from engines.errors import ConfigError
-from engines.model import ContinuousQuery, Delta, Event, Mapping, Triple
+from engines.model import NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities, check_supported
 from engines.spectra.conductor import QueryConductor, reject_options
 from engines.spectra.incremental import SPECTRA_CAPABILITIES
@@ -61,7 +61,7 @@ class SpectraRevEngine:
         conductor = self.conductor
         new_rows, evicted = conductor.advance(event)
         if not (evicted or new_rows or self.every_instant):
-            return Delta()
+            return NO_CHANGE
         views = conductor.views
         for j, rows in new_rows.items():
             view = views[j]

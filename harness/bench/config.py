@@ -26,6 +26,7 @@ File shape (every key optional; relative paths are relative to the file's direct
     windows = ["query", "sliding:5s:1s"]             # "query": the query's own window
     entailment = "query"                             # or "none" / "rdfs"
     max_events = 0                                   # 0: the whole stream; N: its first N events
+    engines = ["spectra", "scan"]                    # default: the run's engines; else some of them
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ class Workload:
     windows: tuple[str, ...] = (QUERY_WINDOW,)
     entailment: str = "query"
     max_events: int = 0
+    engines: tuple[str, ...] = ()  # empty: the run's engines; else the ones of them this workload runs
 
 
 @dataclass(frozen=True)
@@ -95,7 +97,8 @@ _TOP_TYPES = {
     "rss_hz": (int, float), "verify": bool, "verify_every": int, "runner": str, "parallel": int,
     "spark_master": str, "workloads": list, "stream_cache": str,
 }
-_WORKLOAD_TYPES = {"queries": list, "stream": str, "generate": dict, "windows": list, "entailment": str, "max_events": int}
+_WORKLOAD_TYPES = {"queries": list, "stream": str, "generate": dict, "windows": list, "entailment": str, "max_events": int,
+                   "engines": list}
 _GENERATE_TYPES = {"dataset": str, "scales": list, "seed": int, "event_shapes": list, "rate": (int, float)}
 
 
@@ -175,6 +178,9 @@ def workload_from(table: dict, base: Path | None, where: str, key: str) -> Workl
         raise ConfigError(f"key {key + '.entailment'!r} in {where} must be one of {', '.join(ENTAILMENTS)}")
     if table.get("max_events", 0) < 0:
         raise ConfigError(f"key {key + '.max_events'!r} in {where} must be >= 0")
+    engines = table.get("engines", [])
+    if not all(isinstance(engine, str) for engine in engines):
+        raise ConfigError(f"key {key + '.engines'!r} in {where} must list engine names, not {engines!r}")
     stream = _resolve_path(table["stream"], base) if "stream" in table else None
     if stream is not None and not Path(stream).is_dir():
         raise ConfigError(f"key {key + '.stream'!r} in {where}: stream directory {stream} does not exist")
@@ -182,7 +188,7 @@ def workload_from(table: dict, base: Path | None, where: str, key: str) -> Workl
         queries=_expand_queries(table["queries"], base, where, f"{key}.queries"),
         stream=stream,
         generate=_generate(table["generate"], where, f"{key}.generate") if "generate" in table else None,
-        windows=windows, entailment=entailment, max_events=table.get("max_events", 0),
+        windows=windows, entailment=entailment, max_events=table.get("max_events", 0), engines=tuple(engines),
     )
 
 

@@ -25,7 +25,7 @@ from harness.bench import store
 from harness.bench.config import BenchConfig, config_digest_view
 from harness.bench.datasets import prepare_streams
 from harness.bench.machine import git_info, machine_info, package_versions
-from harness.bench.matrix import Cell, engine_class, expand
+from harness.bench.matrix import Cell, engine_class, expand, workload_engines
 
 NOT_REPEATED = ("unsupported", "timeout", "memory")
 
@@ -140,6 +140,7 @@ def run_bench(config: BenchConfig, out: str | Path, *, runner=None, argv=None, s
         raise ConfigError("the configuration has no workloads: give [[workloads]] in the file, or --stream and --query")
     previous = check_out_dir(out, config)
     engines = resolve_engines(config)
+    workload_engines(config, engines)  # a bad name fails before any stream is generated
     runner = runner or make_runner(config.runner, config.spark_master)
     spark = None
     if runner.name == "spark":

@@ -14,6 +14,7 @@ import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from engines.errors import ConfigError
 from harness.bench.config import QUERY_WINDOW, BenchConfig, Workload
 
 KEY_COLUMNS = ("engine", "dataset", "scale", "event_shape", "query", "window", "entailment", "max_events")
@@ -82,15 +83,27 @@ def workload_sources(workload: Workload, generated: dict) -> list[StreamSource]:
             for scale in spec.scales for shape in spec.event_shapes]
 
 
+def workload_engines(config: BenchConfig, engines: list[str]) -> list[list[str]]:
+    """The engines each workload runs, in the run's order; a workload naming an engine the run lacks is a ConfigError."""
+    chosen = []
+    for number, workload in enumerate(config.workloads, start=1):
+        missing = [engine for engine in workload.engines if engine not in engines]
+        if missing:
+            raise ConfigError(f"workloads[{number}].engines names {', '.join(missing)}, not among the run's engines "
+                              f"({', '.join(engines)})")
+        chosen.append([engine for engine in engines if not workload.engines or engine in workload.engines])
+    return chosen
+
+
 def expand(config: BenchConfig, engines: list[str], generated: dict) -> list[Cell]:
     """Every cell of the run, in a stable order: workload, stream, query, window, then engine."""
     cells = []
-    for workload in config.workloads:
+    for workload, its_engines in zip(config.workloads, workload_engines(config, engines)):
         for source in workload_sources(workload, generated):
             for query_path in workload.queries:
                 for window in workload.windows:
                     query = resolved_query(query_path, window, workload.entailment)
-                    for engine in engines:
+                    for engine in its_engines:
                         cells.append(Cell(
                             engine=engine, dataset=source.dataset, scale=source.scale, event_shape=source.event_shape,
                             query=query.name, window=query.window.spec(), entailment=query.entailment,

@@ -88,3 +88,27 @@ def test_cli_one_cell_form_needs_stream_and_query(tmp_path):
     assert main(["bench", "--engine", "scan", "--stream", str(EXAMPLE), "--out", str(tmp_path / "r")]) == 2
     assert main(["bench", "--window", "sliding:5s:1s", "--out", str(tmp_path / "r")]) == 2
     assert not (tmp_path / "r").exists()
+
+
+def test_a_workload_can_run_some_of_the_runs_engines(tmp_path):
+    from harness.bench.matrix import expand
+
+    text = (f'engines = ["scan", "reeval", "spectra"]\n{_workload()}'
+            f'[[workloads]]\nstream = "{EXAMPLE}"\nqueries = ["{EXAMPLE}/queries/chain.rq"]\n'
+            f'windows = ["sliding:7s:1s"]\nengines = ["spectra", "scan"]\n')
+    config = load_config(_write(tmp_path, text))
+    assert config.workloads[0].engines == () and config.workloads[1].engines == ("spectra", "scan")
+    cells = expand(config, list(config.engines), {})
+    first = {cell.engine for cell in cells if cell.window != "sliding:7000:1000"}
+    second = [cell.engine for cell in cells if cell.window == "sliding:7000:1000"]
+    assert first == {"scan", "reeval", "spectra"}
+    assert second == ["scan", "spectra"]  # in the run's order, reeval left out
+
+
+def test_a_workload_engine_outside_the_run_is_named(tmp_path):
+    from harness.bench.matrix import workload_engines
+
+    text = f'engines = ["scan"]\n{_workload()}engines = ["oxigraph"]\n'
+    config = load_config(_write(tmp_path, text))
+    with pytest.raises(ConfigError, match=r"workloads\[1\]\.engines names oxigraph, not among the run's engines \(scan\)"):
+        workload_engines(config, list(config.engines))
