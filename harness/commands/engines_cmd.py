@@ -21,10 +21,11 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
+    width = max(len(row["name"]) for row in rows)
     for row in rows:
         caps = row["capabilities"]
         print(
-            f"{row['name']:<16} windows={','.join(caps['windows']):<24} deletions={str(caps['deletions']).lower():<5} "
+            f"{row['name']:<{width}} windows={','.join(caps['windows']):<24} deletions={str(caps['deletions']).lower():<5} "
             f"entailment={','.join(caps['entailment']):<9} static={str(caps['static']).lower():<5} "
             f"filters={str(caps['filters']).lower():<5} output={caps['output']}"
             + ("" if caps["matches"] else "  (cost floor: computes no answers)")
