@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from engines.errors import EngineError
+from common.errors import EngineError
 from engines.query import load_query
 from engines.registry import known_engines
 from harness.engines_setup import engine_class_for

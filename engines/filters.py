@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from engines import values as v
 from engines.casts import CAST_TARGETS, cast
-from engines.errors import QueryError
+from common.errors import QueryError
 from engines.model import And, Arith, Call, Compare, Expr, Not, Or, TermExpr, Unary, VarExpr, expr_variables
 from engines.values import ExprError, Value, term_value
 from engines.xpath_regex import compile_regex

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from engines.errors import WindowError
+from common.errors import WindowError
 
 Term = str
 Triple = tuple[Term, Term, Term]

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar, Protocol, runtime_checkable
 
-from engines.errors import EngineError
+from common.errors import EngineError
 from engines.model import ContinuousQuery, Delta, Event, Mapping, Triple
 
 OUTPUTS = ("delta", "istream")

@@ -21,7 +21,7 @@ from rdflib.plugins.sparql.parserutils import CompValue
 
 from engines import model as m
 from engines import terms
-from engines.errors import QueryError, WindowError
+from common.errors import QueryError, WindowError
 from engines.windows import parse_iso_duration, parse_window
 
 # Lexical forms must survive parsing: "01"^^xsd:integer is not "1"^^xsd:integer.

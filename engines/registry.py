@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from importlib.metadata import entry_points
 
-from engines.errors import EngineError
+from common.errors import EngineError
 
 ENTRY_POINT_GROUP = "cgpm.engines"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from engines.errors import StreamError
+from common.errors import StreamError
 from engines.model import DELETE, Event, Triple, Window
 
 

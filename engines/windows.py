@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-from engines.errors import WindowError
+from common.errors import WindowError
 from engines.model import Window
 
 _UNITS_MS = {"ms": 1, "s": 1000, "min": 60_000, "h": 3_600_000}

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pyarrow as pa
 
-from engines.errors import GeneratorError
+from common.errors import GeneratorError
 
 EVENT_SCHEMA = pa.schema([
     ("event", pa.int64()), ("ts", pa.int64()), ("op", pa.int8()),

@@ -18,7 +18,7 @@ from types import ModuleType
 
 import pyarrow as pa
 
-from engines.errors import GeneratorError
+from common.errors import GeneratorError
 from generators.framing import SPARK_EVENT_SCHEMA, GeneratorSpec
 
 DATASETS = {
@@ -108,10 +108,8 @@ def spark_places(spark, spec: GeneratorSpec, partitions: int, count_on: str = "a
 
 def partition_count(spark, spec: GeneratorSpec) -> int:
     """The spec's partition count, else a few tasks per core, never more than there are units."""
-    from harness.spark import default_parallelism
-
     units = len(dataset_module(spec.dataset).units(spec))
-    wanted = spec.partitions or 2 * default_parallelism(spark)
+    wanted = spec.partitions or 2 * max(1, spark.sparkContext.defaultParallelism)
     return max(1, min(wanted, units))
 
 

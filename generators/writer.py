@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from engines.errors import ConfigError, EnvironmentProblem, GeneratorError
+from common.errors import ConfigError, EnvironmentProblem, GeneratorError
 from generators.framing import EVENT_SCHEMA, GeneratorSpec
 from generators.pipeline import (
     UnitPlace,

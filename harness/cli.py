@@ -11,7 +11,7 @@ import argparse
 import importlib
 import sys
 
-from engines.errors import CgpmError
+from common.errors import CgpmError
 
 # subcommand -> module defining add_parser(subparsers)
 COMMANDS: dict[str, str] = {

@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from engines.errors import EnvironmentProblem
+from common.errors import EnvironmentProblem
 
 MIN_JAVA = 17
 INSTALL_HINT = "install Java 17+ (apt-get install openjdk-17-jre-headless) or set JAVA_HOME to a JDK 17+"

@@ -1,6 +1,6 @@
 """Re-evaluation of DESIGN.md section 2 from scratch: the reference (rdflib) and an independent second oracle."""
 
-from engines.errors import CgpmError
+from common.errors import CgpmError
 
 
 class OracleLimitation(CgpmError):

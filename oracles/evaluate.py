@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from engines.errors import ConfigError, WindowError
+from common.errors import ConfigError, WindowError
 from engines.model import ContinuousQuery, Mapping, Stream, Triple
 from oracles.entailment import Entailer
 from oracles.oxigraph_oracle import OxigraphOracle

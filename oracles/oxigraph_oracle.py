@@ -24,7 +24,7 @@ from functools import lru_cache
 
 import pyoxigraph as ox
 
-from engines.errors import QueryError
+from common.errors import QueryError
 from engines.model import Call, ContinuousQuery, Expr, Mapping, TermExpr, Triple, is_variable
 from oracles import OracleLimitation, nterms
 

@@ -31,7 +31,7 @@ import math
 from collections.abc import Mapping as MappingType
 from decimal import Context
 
-from engines.errors import QueryError
+from common.errors import QueryError
 from engines.model import And, Arith, Call, Compare, Expr, Not, Or, TermExpr, Unary, VarExpr
 from oracles import OracleLimitation, nterms, values
 from oracles.plain_functions import (

@@ -29,7 +29,7 @@ from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.parserutils import CompValue, Expr
 from rdflib.plugins.sparql.sparql import Query
 
-from engines.errors import QueryError
+from common.errors import QueryError
 from engines.model import ContinuousQuery, Mapping, Triple
 from oracles import nterms, sparql_fixes
 

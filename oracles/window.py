@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from engines.errors import StreamError, WindowError
+from common.errors import StreamError, WindowError
 from engines.model import DELETE, INSERT, Event, Triple, Window
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines.errors import EngineError
+from common.errors import EngineError
 from engines.query import parse_query
 from engines.registry import get_engine, known_engines
 from harness.engines_setup import engine_class_for

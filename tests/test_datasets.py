@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from engines.errors import EngineError
+from common.errors import EngineError
 from engines.model import Stream
 from engines.query import load_query
 from engines.registry import get_engine, known_engines

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engines.errors import EngineError
+from common.errors import EngineError
 from engines.model import Event, Stream
 from engines.registry import get_engine, known_engines
 from harness.engines_setup import build_engine

@@ -40,7 +40,7 @@ from engines.delta.decompose import KIND_SIMPLE_STAR, compile_matcher, connected
 from engines.delta.filtering import compile_conjuncts, split_by_scope
 from engines.delta.ground import GroundEvaluator
 from engines.delta.star import SimpleStarEvaluator
-from engines.errors import EngineError, StreamError
+from common.errors import EngineError, StreamError
 from engines.model import DELETE, INSERT, ContinuousQuery, Delta, Event, Expr, Mapping, Triple, expr_variables
 from engines.protocol import Capabilities
 

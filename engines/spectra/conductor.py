@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engines.errors import ConfigError, EngineError, StreamError
+from common.errors import ConfigError, EngineError, StreamError
 from engines.filters import compile_filters
 from engines.model import INSERT, ContinuousQuery, Event, Triple
 from engines.spectra.dictionary import TermDictionary

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import ClassVar
 
-from engines.errors import ConfigError
+from common.errors import ConfigError
 from engines.model import NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities, check_supported
 from engines.spectra.conductor import QueryConductor, reject_options

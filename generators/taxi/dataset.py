@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import numpy as np
 import pyarrow as pa
 
-from engines.errors import GeneratorError
+from common.errors import GeneratorError
 from generators.framing import GeneratorSpec, event_batch, rate_timestamps
 from generators.taxi import model
 from generators.taxi.rdf import TRIPLES_PER_TRIP, trip_columns

@@ -12,7 +12,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from engines.errors import ConfigError
+from common.errors import ConfigError
 from harness.bench import store
 
 BASELINES = Path(__file__).resolve().parents[2] / "results" / "baselines"

@@ -174,7 +174,7 @@ def _verify_cell(task: dict, facts: dict) -> dict:
 
 def run_task(task: dict) -> dict:
     """Measure (``kind='time'``) or verify (``kind='verify'``) one cell; refusals and failures become a status, not an exception."""
-    from engines.errors import CgpmError, EngineError, WindowError
+    from common.errors import CgpmError, EngineError, WindowError
 
     facts = _process_facts()
     try:

@@ -36,7 +36,7 @@ import tomllib
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
-from engines.errors import CgpmError, ConfigError
+from common.errors import CgpmError, ConfigError
 from engines.windows import parse_window
 
 RUNNERS = ("spark", "process")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from engines.errors import GeneratorError
+from common.errors import GeneratorError
 from harness.bench.config import BenchConfig
 
 

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from datetime import UTC, datetime
 from pathlib import Path
 
-from engines.errors import ConfigError
+from common.errors import ConfigError
 from engines.registry import known_engines
 from harness.bench import store
 from harness.bench.config import BenchConfig, config_digest_view

@@ -14,7 +14,7 @@ import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from engines.errors import ConfigError
+from common.errors import ConfigError
 from harness.bench.config import QUERY_WINDOW, BenchConfig, Workload
 
 KEY_COLUMNS = ("engine", "dataset", "scale", "event_shape", "query", "window", "entailment", "max_events")
@@ -120,7 +120,7 @@ def expand(config: BenchConfig, engines: list[str], generated: dict) -> list[Cel
 
 def engine_class(name: str) -> type:
     """A registered engine by name, or an unregistered one as ``package.module:Class`` (an engine under development)."""
-    from engines.errors import EngineError
+    from common.errors import EngineError
     from engines.registry import get_engine
 
     if ":" not in name:

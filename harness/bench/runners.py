@@ -21,7 +21,7 @@ import signal
 import threading
 import uuid
 
-from engines.errors import EnvironmentProblem
+from common.errors import EnvironmentProblem
 from harness.bench.cell import run_task
 
 LOAD_ALLOWANCE_S = 120.0

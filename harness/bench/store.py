@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from engines.errors import ConfigError
+from common.errors import ConfigError
 from harness.bench.matrix import KEY_COLUMNS
 from harness.streams.atomic import replace_atomically
 

@@ -16,7 +16,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from engines.errors import ConfigError
+from common.errors import ConfigError
 from engines.windows import WINDOW_FORMS
 from harness.bench.config import DEFAULTS, RUNNERS, load_config, with_flags
 

@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from engines.errors import ConfigError
+from common.errors import ConfigError
 
 
 def add_parser(subparsers) -> None:

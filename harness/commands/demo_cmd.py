@@ -17,7 +17,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from engines.errors import EnvironmentProblem
+from common.errors import EnvironmentProblem
 from engines.registry import known_engines
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

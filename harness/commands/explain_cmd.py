@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from engines.errors import QueryError
+from common.errors import QueryError
 from engines.query import load_query
 
 

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from engines.errors import ConfigError
+from common.errors import ConfigError
 from generators.framing import EventShape, GeneratorSpec
 from generators.pipeline import DATASETS, dataset_module
 

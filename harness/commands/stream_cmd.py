@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from engines.errors import ConfigError
+from common.errors import ConfigError
 from engines.model import INSERT
 from engines.windows import WINDOW_FORMS, parse_window
 from harness.streams import (

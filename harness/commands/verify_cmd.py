@@ -7,7 +7,7 @@ import json
 import time
 from pathlib import Path
 
-from engines.errors import ConfigError
+from common.errors import ConfigError
 from harness.commands.common import add_query_arguments, load_inputs, progress_bar
 from harness.verify import verify
 

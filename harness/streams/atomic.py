@@ -7,7 +7,7 @@ import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from engines.errors import StreamError
+from common.errors import StreamError
 
 
 def current_umask() -> int:

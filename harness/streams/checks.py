@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engines.errors import StreamError
+from common.errors import StreamError
 from engines.model import DELETE, Event, Stream, Window
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from engines.errors import StreamError
+from common.errors import StreamError
 
 PROVENANCE_FILE = "stream.json"
 EVENTS_DIR = "events"

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from engines.errors import StreamError, TermError
+from common.errors import StreamError, TermError
 from engines.model import DELETE, INSERT, Event, Stream, Triple, Update
 from harness.streams.atomic import write_text_atomically
 from harness.streams.checks import check_event_order

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from engines.errors import StreamError, TermError
+from common.errors import StreamError, TermError
 from engines.model import Triple
 from engines.terms import TERM_RE, check_triple
 

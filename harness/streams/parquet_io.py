@@ -18,7 +18,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from engines.errors import StreamError
+from common.errors import StreamError
 from engines.model import Stream, Window
 from harness.streams import layout
 from harness.streams.atomic import current_umask

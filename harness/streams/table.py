@@ -20,7 +20,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from engines.errors import StreamError, TermError
+from common.errors import StreamError, TermError
 from engines.model import Event, Update
 from engines.terms import parse_term
 from harness.streams.layout import INTEGER_COLUMNS, TERM_COLUMNS

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from engines.errors import StreamError, TermError
+from common.errors import StreamError, TermError
 from engines.model import DELETE, INSERT, Event, Stream, Triple, Update
 from engines.terms import XSD, check_triple, literal, parse_term
 from harness.streams.atomic import write_text_atomically

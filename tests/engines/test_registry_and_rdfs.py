@@ -6,7 +6,7 @@ import inspect
 
 import pytest
 
-from engines.errors import EngineError
+from common.errors import EngineError
 from engines.rdfs import RDF_TYPE, ClosureCounter, Schema
 from engines.registry import get_engine, known_engines
 from tests.conformance.checks import triple

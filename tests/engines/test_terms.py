@@ -7,7 +7,7 @@ import rdflib
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engines.errors import TermError
+from common.errors import TermError
 from engines.terms import (
     RDF_LANGSTRING,
     XSD,

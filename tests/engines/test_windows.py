@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines.errors import WindowError
+from common.errors import WindowError
 from engines.model import Window
 from engines.windows import parse_duration, parse_iso_duration, parse_window
 

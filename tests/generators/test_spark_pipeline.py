@@ -9,7 +9,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from engines.errors import ConfigError, EnvironmentProblem
+from common.errors import ConfigError, EnvironmentProblem
 from generators.framing import EventShape, GeneratorSpec
 from generators.pipeline import generate, spark_places, twin_table
 from generators.writer import write_stream_spark

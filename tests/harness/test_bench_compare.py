@@ -118,7 +118,7 @@ def test_a_baseline_is_recorded_and_compared_by_name(base, tmp_path):
     target = record_baseline(base, "synthetic-1", root=root)
     assert sorted(p.name for p in target.iterdir()) == sorted([store.RUN_FILE, store.CELLS_PARQUET, store.CELLS_CSV])
     assert resolve_run("synthetic-1", root=root) == target
-    from engines.errors import ConfigError
+    from common.errors import ConfigError
 
     with pytest.raises(ConfigError, match="exists"):
         record_baseline(base, "synthetic-1", root=root)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engines.errors import ConfigError
+from common.errors import ConfigError
 from harness.bench.config import DEFAULTS, load_config, with_flags
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "harness" / "examples" / "university"

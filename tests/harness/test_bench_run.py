@@ -124,7 +124,7 @@ def test_a_rerun_skips_finished_cells(tiny_run, tmp_path):
 
 
 def test_a_different_configuration_does_not_resume_into_the_run(tiny_run):
-    from engines.errors import ConfigError
+    from common.errors import ConfigError
 
     config = config_from_table({"engines": ["scan"], "repetitions": 3, "runner": "process", "workloads": [
         {"stream": str(EXAMPLE), "queries": [str(EXAMPLE / "queries" / "chain.rq")]}]})

@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from engines.errors import StreamError, TermError
+from common.errors import StreamError, TermError
 from engines.model import DELETE, INSERT, Event, Stream, Update, Window
 from harness.streams import check_window, import_nt_events, import_trig, read_stream, write_stream
 

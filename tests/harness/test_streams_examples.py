@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engines.errors import StreamError
+from common.errors import StreamError
 from engines.model import DELETE, INSERT, Window
 from engines.query import load_query
 from harness.examples import UNIVERSITY, UPDATES, make_examples

@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from engines.errors import StreamError
+from common.errors import StreamError
 from engines.model import INSERT, Event, Stream, Update
 from harness.streams import read_stream, write_stream
 

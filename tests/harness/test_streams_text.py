@@ -99,7 +99,7 @@ def test_trig_export_writes_datetimes_and_falls_back_to_milliseconds(tmp_path):
 
 
 def test_trig_export_refuses_deletions(tmp_path):
-    from engines.errors import StreamError
+    from common.errors import StreamError
 
     stream = Stream(events=(Event(0, 1, (Update(DELETE, A, P, B),)),))
     with pytest.raises(StreamError, match="event 0 \\(ts 1\\) deletes .* holds inserts only; export with --format nt-events"):

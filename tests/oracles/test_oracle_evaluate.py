@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines.errors import ConfigError, StreamError, WindowError
+from common.errors import ConfigError, StreamError, WindowError
 from engines.model import DELETE, INSERT, Event, Stream, Update, Window
 from engines.query import parse_query
 from oracles.entailment import DOMAIN, INVERSE_OF, SUB_CLASS_OF

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines.errors import StreamError, WindowError
+from common.errors import StreamError, WindowError
 from engines.model import DELETE, INSERT, Event, Update, Window
 from oracles.window import dynamic_graph, window_contents, window_start
 

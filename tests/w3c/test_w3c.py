@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from engines.errors import QueryError
+from common.errors import QueryError
 
 from .loader import W3C_DIR, load_data, load_results, load_tests, read_query, same_solutions
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines.errors import ConfigError, EngineError, StreamError
+from common.errors import ConfigError, EngineError, StreamError
 from engines.model import Event, Update, Window
 from engines.protocol import Engine
 from engines.query import parse_query
