@@ -16,9 +16,9 @@ import operator
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
+from common.errors import QueryError
 from engines import values as v
 from engines.casts import CAST_TARGETS, cast
-from common.errors import QueryError
 from engines.model import And, Arith, Call, Compare, Expr, Not, Or, TermExpr, Unary, VarExpr, expr_variables
 from engines.values import ExprError, Value, term_value
 from engines.xpath_regex import compile_regex

@@ -19,9 +19,9 @@ from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 
+from common.errors import QueryError, WindowError
 from engines import model as m
 from engines import terms
-from common.errors import QueryError, WindowError
 from engines.windows import parse_iso_duration, parse_window
 
 # Lexical forms must survive parsing: "01"^^xsd:integer is not "1"^^xsd:integer.

@@ -7,8 +7,8 @@ engines that take only unbounded insert/delete streams.
 
 from __future__ import annotations
 
-from engines.adapters import can_adapt, windowed
 from common.errors import EngineError
+from engines.adapters import can_adapt, windowed
 from engines.model import ContinuousQuery, Stream
 from engines.protocol import check_supported
 from engines.registry import get_engine

@@ -35,12 +35,12 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from itertools import product
 
+from common.errors import EngineError, StreamError
 from engines.delta.connected import ConnectedEvaluator
 from engines.delta.decompose import KIND_SIMPLE_STAR, compile_matcher, connected_variable_decomposition
 from engines.delta.filtering import compile_conjuncts, split_by_scope
 from engines.delta.ground import GroundEvaluator
 from engines.delta.star import SimpleStarEvaluator
-from common.errors import EngineError, StreamError
 from engines.model import DELETE, INSERT, ContinuousQuery, Delta, Event, Expr, Mapping, Triple, expr_variables
 from engines.protocol import Capabilities
 

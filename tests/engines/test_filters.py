@@ -21,8 +21,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines import values
 from common.errors import QueryError
+from engines import values
 from engines.filters import compile_filter, compile_filters, expression_term, filter_holds
 from engines.model import And, Arith, Call, Compare, Not, Or, TermExpr, Unary, VarExpr
 from engines.query import parse_query

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engines import model as m
 from common.errors import QueryError, WindowError
+from engines import model as m
 from engines.query import load_query, parse_query
 
 XSD_INT = "<http://www.w3.org/2001/XMLSchema#integer>"

@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from engines.delta import DeltaEngine, DeltaGenericEngine
 from common.errors import EngineError, StreamError
+from engines.delta import DeltaEngine, DeltaGenericEngine
 from engines.model import DELETE, INSERT, Event, Update, Window
 from tests.engines.delta.brute import BruteForce
 from tests.engines.delta.queries import load

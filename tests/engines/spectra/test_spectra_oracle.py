@@ -6,8 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engines.baselines.reeval import ReevalEngine
 from common.errors import EngineError
+from engines.baselines.reeval import ReevalEngine
 from engines.query import parse_query
 from engines.spectra import SpectraEngine, SpectraRevEngine, SpectraRevOnChangeEngine
 from harness.engines_setup import engine_class_for
