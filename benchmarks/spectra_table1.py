@@ -37,6 +37,12 @@ def window_triples(window: str) -> int:
     return int(window.split(":")[1]) * RATE // 1000
 
 
+def label(window: int) -> str:
+    """10^k for a power of ten, else the count (the tumbling run's 50,000)."""
+    exponent = int(round(np.log10(window)))
+    return f"10^{exponent}" if 10**exponent == window else f"{window:,}"
+
+
 def triples_per_event(shape: str) -> int:
     return int(shape.split(":")[1]) if shape.startswith("triples:") else 1
 
@@ -86,7 +92,7 @@ def fmt(value: float, status: str, exact: bool = True) -> str:
 def table(summary: pd.DataFrame, workload: str, column: str) -> str:
     part = summary[summary.workload == workload]
     windows = sorted(part.W.unique())
-    lines = ["| engine | query | " + " | ".join(f"10^{int(np.log10(w))}" for w in windows) + " |",
+    lines = ["| engine | query | " + " | ".join(label(w) for w in windows) + " |",
              "|---|---|" + "---|" * len(windows)]
     for engine in ENGINES:
         for query in sorted(part["query"].unique()):
@@ -126,7 +132,7 @@ def ratio_line(summary: pd.DataFrame, workload: str, query: str, other: str, win
         goal, verdict = "none (beyond the paper)", "-"
     else:
         goal, verdict = f">= {target:g}x", "met" if ratio >= target else ("not shown" if bound else "MISSED")
-    return (f"| {workload} | {query} | 10^{int(np.log10(window))} | spectra/{other} | {mine:,.0f} / {theirs:,.0f} "
+    return (f"| {workload} | {query} | {label(window)} | spectra/{other} | {mine:,.0f} / {theirs:,.0f} "
             f"| {bound}{ratio:.1f}x | {goal} | {verdict} |")
 
 
@@ -141,10 +147,10 @@ def break_even(summary: pd.DataFrame, query: str, rev: str) -> str | None:
     if not ratios:
         return None
     first_stable = next((w for w, _, _ in ratios if all(r >= 1.0 for v, r, _ in ratios if v >= w)), None)
-    shown = ", ".join(f"10^{int(np.log10(w))}: {'' if exact else '>= '}{r:.2f}x" for w, r, exact in ratios)
-    label = f"10^{int(np.log10(first_stable))}" if first_stable else "none"
+    shown = ", ".join(f"{label(w)}: {'' if exact else '>= '}{r:.2f}x" for w, r, exact in ratios)
+    first = label(first_stable) if first_stable else "none"
     verdict = "met" if first_stable and first_stable <= 10_000 else "MISSED"
-    return f"| {query} | {rev} | {shown} | {label} | {verdict if rev == 'spectra-rev' else '-'} |"
+    return f"| {query} | {rev} | {shown} | {first} | {verdict if rev == 'spectra-rev' else '-'} |"
 
 
 def memory(cells: pd.DataFrame) -> str:
@@ -161,7 +167,7 @@ def memory(cells: pd.DataFrame) -> str:
         floor = float(growth_of.get(("scan", query, window), 0.0))
         retained = json.loads(group.stats.iloc[0]).get("window_triples", 0)
         per_retained = f"{(growth - floor) / retained:,.0f}" if retained else "-"
-        lines.append(f"| {engine} | {query} | 10^{int(np.log10(window))} | {growth / 2**20:,.1f} MiB "
+        lines.append(f"| {engine} | {query} | {label(window)} | {growth / 2**20:,.1f} MiB "
                      f"| {floor / 2**20:,.1f} MiB | {retained:,} | {per_retained} |")
     return "\n".join(lines)
 
@@ -202,7 +208,7 @@ def main(run: str) -> None:
             if not (np.isfinite(scan) and np.isfinite(mine)):
                 continue
             factor = scan / mine
-            print(f"| {query} | 10^{int(np.log10(window))} | {scan:,.0f} | {mine:,.0f} | {factor:.1f}x "
+            print(f"| {query} | {label(window)} | {scan:,.0f} | {mine:,.0f} | {factor:.1f}x "
                   f"| {'met' if factor <= 3 else 'MISSED'} |")
     print("\n### Memory (Fig. 9): RSS growth over the cell against window size\n")
     print(memory(cells))
