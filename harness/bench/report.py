@@ -18,6 +18,7 @@ from harness.bench import figures, store, tables
 from harness.bench.summary import display_table, per_cell
 
 REPORT_DIR = "report"
+LATENCY_POINTS = 2000  # quantiles kept per repetition for the latency CDF: the curve, without 10^8 rows
 
 
 def run_facts(info: dict) -> list[str]:
@@ -42,7 +43,7 @@ def make_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     run_dir = Path(run_dir)
     info = store.read_run_info(run_dir)
     cells = store.load_results(run_dir)
-    rss, latencies = store.load_rss(run_dir), store.load_latencies(run_dir)
+    rss, latencies = store.load_rss(run_dir), store.load_latencies(run_dir, per_repetition=LATENCY_POINTS)
     target = Path(out) if out is not None else run_dir / REPORT_DIR
     target.parent.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=f".{target.name}.partial-", dir=target.parent))

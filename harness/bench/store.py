@@ -178,6 +178,31 @@ def load_rss(run_dir: str | Path) -> pd.DataFrame:
         columns=["cell_id", "repetition", "t_s", "rss_bytes"])
 
 
-def load_latencies(run_dir: str | Path) -> pd.DataFrame:
-    return _read_table(run_dir, LATENCY_PARQUET) if (Path(run_dir) / LATENCY_PARQUET).exists() else pd.DataFrame(
-        columns=["cell_id", "repetition", "event", "latency_ms"])
+def load_latencies(run_dir: str | Path, per_repetition: int | None = None) -> pd.DataFrame:
+    """Per-event latencies; with ``per_repetition=N``, a repetition of more than N events is cut to N evenly spaced
+    quantiles of its latencies (same distribution, ``event`` is then the quantile's rank), read a batch at a time.
+
+    A run at windows of 10^6 events holds ~10^8 latencies: whole, as a DataFrame, they outgrow memory, and
+    a latency CDF needs only their distribution."""
+    path = Path(run_dir) / LATENCY_PARQUET
+    if not path.exists():
+        return pd.DataFrame(columns=["cell_id", "repetition", "event", "latency_ms"])
+    if per_repetition is None:
+        return _read_table(run_dir, LATENCY_PARQUET)
+    import pyarrow.parquet as pq
+
+    pieces: dict[tuple, list[np.ndarray]] = {}
+    for batch in pq.ParquetFile(path).iter_batches(batch_size=1 << 20, columns=["cell_id", "repetition", "latency_ms"]):
+        frame = batch.to_pandas()
+        for key, group in frame.groupby(["cell_id", "repetition"], sort=False):
+            pieces.setdefault(key, []).append(group["latency_ms"].to_numpy())
+    frames = []
+    for (cell_id, repetition), arrays in pieces.items():
+        values = np.concatenate(arrays)
+        if len(values) > per_repetition:
+            values = np.quantile(values, np.linspace(0.0, 1.0, per_repetition))
+        frames.append(pd.DataFrame({"cell_id": cell_id, "repetition": repetition,
+                                    "event": np.arange(len(values)), "latency_ms": values}))
+    if not frames:
+        return pd.DataFrame(columns=["cell_id", "repetition", "event", "latency_ms"])
+    return pd.concat(frames, ignore_index=True)

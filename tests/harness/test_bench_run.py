@@ -69,6 +69,17 @@ def test_series_are_stored(tiny_run):
     assert len(rss) >= 8 and (rss["rss_bytes"] > 0).all()
 
 
+def test_latencies_can_be_cut_to_quantiles_per_repetition(tiny_run):
+    whole = store.load_latencies(tiny_run)
+    cut = store.load_latencies(tiny_run, per_repetition=5)
+    assert len(cut) == 8 * 5
+    for key, group in whole.groupby(["cell_id", "repetition"]):
+        kept = cut[(cut["cell_id"] == key[0]) & (cut["repetition"] == key[1])]["latency_ms"]
+        assert kept.min() == group["latency_ms"].min() and kept.max() == group["latency_ms"].max()
+        assert kept.median() == group["latency_ms"].median()  # the middle quantile of 5 is the median
+    assert len(store.load_latencies(tiny_run, per_repetition=100)) == len(whole)  # short repetitions stay whole
+
+
 def test_report_is_made_from_the_stored_results_alone(tiny_run, tmp_path, monkeypatch):
     copy = tmp_path / "copy"
     shutil.copytree(tiny_run, copy, ignore=shutil.ignore_patterns("parts"))  # no parts, no inputs needed
