@@ -94,7 +94,7 @@ def table(summary: pd.DataFrame, workload: str, column: str) -> str:
     windows = sorted(part.W.unique())
     lines = ["| engine | query | " + " | ".join(label(w) for w in windows) + " |",
              "|---|---|" + "---|" * len(windows)]
-    for engine in ENGINES:
+    for engine in [engine for engine in ENGINES if engine in set(part.engine)]:
         for query in sorted(part["query"].unique()):
             cells = []
             for window in windows:
