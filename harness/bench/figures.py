@@ -36,6 +36,8 @@ def _plain_ticks(grid) -> None:
 
 def _save(grid, directory: Path, name: str, title: str) -> list[str]:
     _plain_ticks(grid)
+    if hasattr(grid, "set_titles"):
+        grid.set_titles("{col_name}")  # the panel's own label, not "panel = ..."
     figure = grid.figure if hasattr(grid, "figure") else grid
     figure.suptitle(title, y=1.02)
     written = []
@@ -47,8 +49,22 @@ def _save(grid, directory: Path, name: str, title: str) -> list[str]:
     return written
 
 
+PANEL_KEYS = ("dataset", "event_shape", "entailment")
+
+
+def with_panels(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with a ``panel`` column: the query, plus the dataset, event shape or entailment where the run has
+    several, so that one curve never joins cells of different workloads (scales may differ along a curve: a large
+    window needs a larger stream)."""
+    varying = [key for key in PANEL_KEYS if key in frame and frame[key].nunique() > 1]
+    panel = frame["query"].astype(str)
+    for key in varying:
+        panel = panel + " · " + frame[key].astype(str)
+    return frame.assign(panel=panel)
+
+
 def _with_window_size(summary: pd.DataFrame) -> pd.DataFrame:
-    frame = summary.copy()
+    frame = with_panels(summary)
     frame["window_s"] = frame["window"].map(window_range_ms) / 1000
     return frame[frame["window_s"].notna()]
 
@@ -57,8 +73,8 @@ def throughput_vs_window(summary: pd.DataFrame, directory: Path) -> list[str] | 
     frame = _with_window_size(summary).dropna(subset=["triples_per_s"])
     if frame["window_s"].nunique() < 2:
         return "throughput against window size needs at least two window sizes"
-    grid = sns.relplot(data=frame, x="window_s", y="triples_per_s", hue="engine", style="engine", col="query",
-                       col_wrap=min(3, frame["query"].nunique()), kind="line", markers=True, height=3, aspect=1.2,
+    grid = sns.relplot(data=frame, x="window_s", y="triples_per_s", hue="engine", style="engine", col="panel",
+                       col_wrap=min(3, frame["panel"].nunique()), kind="line", markers=True, height=3, aspect=1.2,
                        facet_kws={"sharey": False})
     grid.set(xscale="log", yscale="log")
     grid.set_axis_labels("window range (s)", "throughput (triples/s, median)")
@@ -69,8 +85,8 @@ def break_even(summary: pd.DataFrame, directory: Path) -> list[str] | str:
     frame = _with_window_size(summary).dropna(subset=["x_reeval"])
     if frame.empty or frame["window_s"].nunique() < 2:
         return "break-even curves need reeval cells and at least two window sizes"
-    grid = sns.relplot(data=frame, x="window_s", y="x_reeval", hue="engine", style="engine", col="query",
-                       col_wrap=min(3, frame["query"].nunique()), kind="line", markers=True, height=3, aspect=1.2)
+    grid = sns.relplot(data=frame, x="window_s", y="x_reeval", hue="engine", style="engine", col="panel",
+                       col_wrap=min(3, frame["panel"].nunique()), kind="line", markers=True, height=3, aspect=1.2)
     grid.set(xscale="log", yscale="log")
     for axis in grid.axes.flat:
         axis.axhline(1.0, color="grey", linestyle="--", linewidth=1)
@@ -114,8 +130,8 @@ def rss_vs_window(summary: pd.DataFrame, directory: Path) -> list[str] | str:
     if frame["window_s"].nunique() < 2:
         return "RSS against window size needs at least two window sizes"
     frame = frame.assign(rss_growth_mib=frame["rss_growth_bytes"] / 2**20)
-    grid = sns.relplot(data=frame, x="window_s", y="rss_growth_mib", hue="engine", style="engine", col="query",
-                       col_wrap=min(3, frame["query"].nunique()), kind="line", markers=True, height=3, aspect=1.2)
+    grid = sns.relplot(data=frame, x="window_s", y="rss_growth_mib", hue="engine", style="engine", col="panel",
+                       col_wrap=min(3, frame["panel"].nunique()), kind="line", markers=True, height=3, aspect=1.2)
     grid.set(xscale="log")
     grid.set_axis_labels("window range (s)", "peak RSS − baseline (MiB, median)")
     return _save(grid, directory, "rss_vs_window", "Memory growth against window size")

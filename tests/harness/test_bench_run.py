@@ -141,3 +141,15 @@ def test_a_different_configuration_does_not_resume_into_the_run(tiny_run):
         {"stream": str(EXAMPLE), "queries": [str(EXAMPLE / "queries" / "chain.rq")]}]})
     with pytest.raises(ConfigError, match="different configuration"):
         run_bench(config, tiny_run, show_progress=False)
+
+
+def test_figure_panels_keep_workloads_apart_but_not_scales():
+    import pandas as pd
+
+    from harness.bench.figures import with_panels
+
+    frame = pd.DataFrame({"query": ["L1", "L1", "L1"], "dataset": ["lubm"] * 3, "scale": [2, 2, 10],
+                          "event_shape": ["triples:1", "triples:20", "triples:1"], "entailment": ["none"] * 3})
+    assert list(with_panels(frame)["panel"]) == ["L1 · triples:1", "L1 · triples:20", "L1 · triples:1"]
+    one_shape = frame[frame["event_shape"] == "triples:1"]
+    assert list(with_panels(one_shape)["panel"]) == ["L1", "L1"]
