@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from operator import attrgetter
 from typing import ClassVar
 
 from engines.model import NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
@@ -27,8 +26,7 @@ from engines.protocol import Capabilities, check_supported
 from engines.spectra.conductor import QueryConductor, reject_options
 from engines.spectra.joins import seed_partials
 from engines.spectra.summary import row_getter
-
-_size = attrgetter("size")
+from engines.spectra.views import size_of
 
 SPECTRA_CAPABILITIES = Capabilities(
     windows=frozenset({"sliding", "event"}),
@@ -98,7 +96,7 @@ class SpectraEngine:
         views, planner, shapes = conductor.views, conductor.planner, conductor.shapes
         added = []
         # join-ahead pruning: a view still empty after this event means no full match at all
-        complete = all(map(_size, views)) or all(view.size or j in new_rows for j, view in enumerate(views))
+        complete = all(map(size_of, views)) or all(view.size or j in new_rows for j, view in enumerate(views))
         for j, rows in new_rows.items():
             view = views[j]
             for row in rows:

@@ -20,15 +20,13 @@ is a tuple concatenation; the finished mapping is reordered to ``query.variables
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 
 from engines.spectra.summary import PatternShape
-from engines.spectra.views import EMPTY, View
+from engines.spectra.views import EMPTY, View, size_of
 
 Step = Callable[[list], list]
 _CROSS_WEIGHT = 1e12
-_size = attrgetter("size")
-
 
 def _check_present(view: View) -> Step:
     return lambda partials: partials if view.size else []
@@ -108,7 +106,7 @@ class JoinPlanner:
         The greedy choice is remembered per seed until some view's size crosses a power of two:
         the order follows the cardinalities at every event without paying for the search each time.
         """
-        signature = tuple(map(int.bit_length, map(_size, self.views)))
+        signature = tuple(map(int.bit_length, map(size_of, self.views)))
         remembered = self._orders.get(seed)
         if remembered is not None and remembered[0] == signature:
             return remembered[1]

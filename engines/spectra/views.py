@@ -13,8 +13,10 @@ Rows are added only when absent and removed only when present: the caller keeps 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import attrgetter
 
 EMPTY: frozenset = frozenset()
+size_of = attrgetter("size")  # a view's row count, for map() over the views on per-event paths
 
 
 class View:
