@@ -1,7 +1,7 @@
 """engines.filters: FILTER expressions hold exactly when SPARQL 1.1 operator rules say they are true.
 
 Cases come from the SPARQL 1.1 operator mapping, EBV, cast table and the W3C tests under
-/work/shared/w3c-sparql10 (expr-equals, expr-ops, expr-builtin, type-promotion,
+tests/w3c/sparql10 (expr-equals, expr-ops, expr-builtin, type-promotion,
 boolean-effective-value, cast, regex). Each expression is read with the project's own query
 reader, then classified three ways: true (the filter holds), false (its negation holds) or an
 error (neither holds).

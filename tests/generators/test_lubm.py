@@ -20,9 +20,9 @@ from generators.pipeline import twin_table
 from harness.commands.stats_cmd import stream_stats
 from tests.generators.univ_bench_closure import closure
 
-REFERENCE = Path("/work/shared/reference/lubm-1-0-uba-stats.json")
+REFERENCE = Path(__file__).resolve().parent / "data" / "lubm-1-0-uba-stats.json"  # provenance: data/README.md
 # A real UBA 1.7 run of LUBM(1,0) (-univ 1 -index 0 -seed 0 -onto http://swat.cse.lehigh.edu/onto/univ-bench.owl),
-# as recorded in shared/reference/lubm-1-0-uba-stats.json; kept here so the check runs without the shared folder.
+# as recorded in data/lubm-1-0-uba-stats.json; the constants below are checked against that file.
 UBA_STATEMENTS = 103074
 UBA_TYPE_STATEMENTS = 20659
 UBA_DISTINCT = 100543
@@ -44,8 +44,7 @@ BITMAT = {"L1": 0, "L2": 828, "L3": 0, "L4": 10, "L5": 10, "L6": 125, "L7": 30}
 
 @pytest.fixture(scope="module")
 def reference() -> dict:
-    if not REFERENCE.is_file():
-        pytest.skip(f"reference statistics {REFERENCE} not available")
+    assert REFERENCE.is_file(), f"reference statistics {REFERENCE} are missing from the repository"
     return json.loads(REFERENCE.read_text())
 
 

@@ -1,6 +1,6 @@
 """The plain oracle: hand-worked SPARQL 1.1 answers for every operator family and builtin, and agreement with rdflib's.
 
-Hand cases mostly come from the W3C SPARQL 1.0 tests (``/work/shared/w3c-sparql10``: expr-equals,
+Hand cases mostly come from the W3C SPARQL 1.0 tests (``tests/w3c/sparql10``: expr-equals,
 expr-ops, expr-builtin, open-world, boolean-effective-value, regex, cast, type-promotion), written
 as single constraints so each failure names one rule. The random comparisons use the project's
 shared strategies (``tests.strategies``) over streams and windows, and a filter-heavy strategy over
