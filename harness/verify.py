@@ -1,11 +1,19 @@
 """An engine agrees with the oracle when, at every checked instant, the answers built from its deltas equal M(τ).
 
-``verify`` feeds the engine the stream, applies each Delta to the answers so far (a delta that
-adds a present answer or removes an absent one is itself a divergence), and compares with the
-oracle at the checkpoints: every instant, or with ``every=K`` every K-th instant plus every instant
-at which the window drops events plus the last. ``istream`` engines are checked on Δ⁺ and on their
-current answers. The first divergence is shrunk to a small stream that still fails, by
-``harness.reproduce``.
+``verify`` feeds the engine the stream, applies each Delta to the answers so far, and makes these checks,
+each a ``Divergence`` of its own kind (``what``), each with a test of an engine wrong in that way alone
+(tests/harness/test_verify.py):
+
+- ``answers``: at a checkpoint, the answers built from the deltas differ from the oracle's M(τ);
+- ``added`` (istream engines, which are checked on their current answers and on Δ⁺): Δ⁺ differs from
+  M(τ) − M(τ_prev);
+- ``removed-absent``, ``added-held``, ``added-and-removed``: a delta contradicts itself (removes an answer
+  not held, adds one already held after its removals, adds and removes the same answer), even when the
+  answers after applying it happen to be right. These are checked at every instant, whatever ``every``.
+
+Checkpoints: every instant, or with ``every=K`` every K-th instant plus every instant at which the window
+drops events (or, unbounded, an event deletes) plus the last: a fault that shows only when answers leave
+is never skipped. The first divergence is shrunk to a small stream that still fails, by ``harness.reproduce``.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ class Divergence:
     ts: int
     missing: list[Mapping]
     extra: list[Mapping]
-    what: str = "answers"  # answers | added | delta
+    what: str = "answers"  # answers | added | removed-absent | added-held | added-and-removed
 
     def as_json(self, variables) -> dict:
         return {
@@ -88,25 +96,36 @@ def describe_checkpoints(every: int) -> str:
     return f"every {every}th instant, every instant where the window drops events, and the last"
 
 
-def _engine_steps(engine, stream: Stream, istream: bool) -> Iterator[tuple[int, set[Mapping], list[Mapping], Divergence | None]]:
-    """After each event: (index, answers from deltas, the event's added answers, a delta inconsistency if any)."""
+def delta_contradictions(event, held: set[Mapping], removed: set[Mapping], added: set[Mapping]) -> list[Divergence]:
+    """How a delta contradicts the answers ``held`` before it: Δ⁻ may only remove held answers, Δ⁺ may only add
+    answers not held after Δ⁻, and no answer is both added and removed."""
+    problems = []
+    absent = removed - held
+    if absent:
+        problems.append(Divergence(event.index, event.ts, sorted(absent), [], what="removed-absent"))
+    present = added & (held - removed)
+    if present:
+        problems.append(Divergence(event.index, event.ts, [], sorted(present), what="added-held"))
+    both = added & removed
+    if both:
+        problems.append(Divergence(event.index, event.ts, [], sorted(both), what="added-and-removed"))
+    return problems
+
+
+def _engine_steps(engine, stream: Stream, istream: bool) -> Iterator[tuple[int, set[Mapping], list[Mapping], list[Divergence]]]:
+    """After each event: (index, answers from deltas, the event's added answers, the delta's contradictions)."""
     held: set[Mapping] = set()
     for event in stream.events:
         delta = engine.push(event)
-        problem = None
+        problems = []
         if istream:
             held = set(engine.answers())
         else:
             removed, added = set(delta.removed), set(delta.added)
-            # Δ⁻ may only remove held answers; Δ⁺ may only add answers not held after Δ⁻
-            absent = removed - held
-            present = added & (held - removed)
-            both = added & removed
-            if absent or present or both:
-                problem = Divergence(event.index, event.ts, sorted(absent), sorted(present | both), what="delta")
+            problems = delta_contradictions(event, held, removed, added)
             held -= removed
             held |= added
-        yield event.index, held, list(delta.added), problem
+        yield event.index, held, list(delta.added), problems
 
 
 def verify(
@@ -142,12 +161,12 @@ def verify(
         expected = iter([step for step in oracle_results if step[0] in needed])
     previous_expected: frozenset[Mapping] = frozenset()
     pending = next(expected, None)
-    for index, held, added, problem in _engine_steps(instance, stream, istream):
+    for index, held, added, problems in _engine_steps(instance, stream, istream):
         if progress is not None:
             progress(index)
-        if problem is not None:
+        if problems:
             result.mismatches += 1
-            result.divergences.append(problem)
+            result.divergences.extend(problems[: max(0, max_divergences - len(result.divergences))])
         if pending is None or pending[0] != index:
             continue
         _, ts, answers = pending

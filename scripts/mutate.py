@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""Mutation score of the engines and the verifier: every mutant mutmut makes is killed, survives, or is listed equivalent.
+
+The tool is mutmut 3 (``pip install -e '.[mutate]'``): it mutates a copy of the sources, runs once with
+coverage to learn which tests reach each function, then runs for each mutant only those tests (``-x``),
+in forked workers; results stay in the work folder, so a run stopped by ``--time-limit`` resumes where it
+stopped. Targets, killing suite, the CI sample and the equivalent mutants are in ``scripts/mutate.toml``.
+
+    scripts/mutate.py run [--targets spectra,delta] [--sample N] [--time-limit S]   # measure (resumable)
+    scripts/mutate.py report [--survivors]                                           # table per module
+    scripts/mutate.py quick                                                          # CI: fixed sample, minimum score
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = ROOT / "scripts" / "mutate.toml"
+SOURCE_PATHS = ["common", "engines", "generators", "harness", "oracles"]
+# mutmut's exit codes, as its stats module reads them; anything else it calls suspicious
+STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped",
+          36: "timeout", -24: "timeout", 24: "timeout", 152: "timeout", 255: "timeout", None: "not checked"}
+GENERATE = """
+import os
+from mutmut.__main__ import copy_also_copy_files, copy_src_dir, create_mutants, setup_source_paths
+os.makedirs("mutants", exist_ok=True)
+copy_src_dir(); copy_also_copy_files(); setup_source_paths(); create_mutants(2)
+"""
+
+
+def load_config() -> dict:
+    return tomllib.loads(CONFIG.read_text(encoding="utf-8"))
+
+
+def target_modules(config: dict, names: list[str]) -> dict[str, list[str]]:
+    """Target -> its module files (relative paths); a glob matching nothing is said, not silently dropped."""
+    chosen = {}
+    for name in names:
+        if name not in config["targets"]:
+            sys.exit(f"mutate: unknown target {name!r} (known: {', '.join(config['targets'])})")
+        files = []
+        for pattern in config["targets"][name]["modules"]:
+            matched = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob(pattern) if p.name != "__init__.py")
+            if not matched:
+                print(f"mutate: {name}: {pattern} matches no file here", file=sys.stderr)
+            files += matched
+        chosen[name] = files
+    return chosen
+
+
+def killing_suite(config: dict) -> list[str]:
+    tests = list(config["suite"]["tests"])
+    for target in config["targets"].values():
+        tests += target.get("tests", [])
+    return [t for t in dict.fromkeys(tests) if (ROOT / t).exists()]
+
+
+def prepare(workdir: Path, config: dict, modules: list[str]) -> None:
+    """Copy the repository's files into ``workdir`` (mtimes kept, so unchanged mutants keep their results)."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, check=True,
+                            capture_output=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        source, target = ROOT / name, workdir / name
+        if not source.is_file() or name.startswith(("results/", "benchmarks/")):
+            continue
+        if target.exists() and target.stat().st_mtime == source.stat().st_mtime:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, target)
+    quoted = lambda items: "[" + ", ".join(json.dumps(i) for i in items) + "]"  # noqa: E731
+    settings = (f"\n[tool.mutmut]\nsource_paths = {quoted(SOURCE_PATHS)}\nonly_mutate = {quoted(modules)}\n"
+                f"pytest_add_cli_args_test_selection = {quoted(killing_suite(config))}\n"
+                'pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:benchmark"]\n'
+                "use_git_change_detection = false\n")
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    (workdir / "pyproject.toml").write_text(pyproject + settings, encoding="utf-8")
+
+
+def mutmut(workdir: Path, config: dict, args: list[str], time_limit: float | None = None) -> int:
+    env = os.environ | {"HYPOTHESIS_PROFILE": config["suite"]["hypothesis_profile"], "PYTHONDONTWRITEBYTECODE": "1"}
+    command = [sys.executable, "-m", "mutmut", *args] if args else [sys.executable, "-c", GENERATE]
+    process = subprocess.Popen(command, cwd=workdir, env=env, stdout=subprocess.DEVNULL if args else None,
+                               start_new_session=True)
+    try:
+        return process.wait(timeout=time_limit)
+    except subprocess.TimeoutExpired:
+        # mutmut stops its workers on an interrupt and keeps every result it has
+        os.killpg(process.pid, signal.SIGINT)
+        try:
+            return process.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            return process.wait()
+
+
+def results(workdir: Path, modules: list[str]) -> dict[str, dict[str, int | None]]:
+    """Module -> mutant name -> mutmut exit code (None: not run yet)."""
+    found = {}
+    for module in modules:
+        meta = workdir / "mutants" / (module + ".meta")
+        found[module] = json.loads(meta.read_text())["exit_code_by_key"] if meta.is_file() else {}
+    return found
+
+
+def sample(names: list[str], count: int, seed: int | str) -> list[str]:
+    names = sorted(names)
+    return names if count <= 0 or count >= len(names) else sorted(random.Random(f"{seed}").sample(names, count))
+
+
+def summarise(found: dict[str, dict[str, int | None]], equivalent: dict[str, str], only: set[str] | None = None) -> dict:
+    """Per module: counts by status; the score counts time-outs as killed and equivalents apart."""
+    rows = {}
+    for module, codes in found.items():
+        counts = Counter()
+        for name, code in codes.items():
+            if only is not None and name not in only:
+                continue
+            counts["equivalent" if name in equivalent else STATUS.get(code, "suspicious")] += 1
+        checked = counts["killed"] + counts["timeout"] + counts["survived"] + counts["no tests"] + counts["suspicious"]
+        rows[module] = dict(counts) | {"checked": checked,
+                                       "score": (counts["killed"] + counts["timeout"]) / checked if checked else None}
+    return rows
+
+
+def markdown(rows: dict) -> str:
+    lines = ["| module | mutants checked | killed | survived | timed out | no test reaches | equivalent | not run | score |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    total = Counter()
+    for module, row in rows.items():
+        total.update({k: v for k, v in row.items() if k != "score"})
+        score = "" if row["score"] is None else f"{row['score']:.1%}"
+        lines.append(f"| `{module}` | {row['checked']} | {row.get('killed', 0)} | {row.get('survived', 0)} | {row.get('timeout', 0)} | "
+                     f"{row.get('no tests', 0)} | {row.get('equivalent', 0)} | {row.get('not checked', 0)} | {score} |")
+    checked = total["checked"]
+    score = f"{(total['killed'] + total['timeout']) / checked:.1%}" if checked else ""
+    lines.append(f"| all | {checked} | {total['killed']} | {total['survived']} | {total['timeout']} | {total['no tests']} | "
+                 f"{total['equivalent']} | {total['not checked']} | {score} |")
+    return "\n".join(lines)
+
+
+def cmd_run(args, config) -> int:
+    chosen = target_modules(config, args.targets or list(config["targets"]))
+    modules = [m for files in chosen.values() for m in files]
+    workdir = Path(args.workdir).resolve()
+    workdir.mkdir(parents=True, exist_ok=True)
+    prepare(workdir, config, modules)
+    if mutmut(workdir, config, []) != 0:
+        return 1
+    found = results(workdir, modules)
+    wanted = []
+    for target, files in chosen.items():
+        for module in files:
+            pool = sample(list(found[module]), args.sample, f"{args.seed}:{module}")
+            wanted += [name for name in pool if args.rerun or found[module][name] is None]
+    print(f"mutate: {len(wanted)} mutants to run in {len(modules)} modules", file=sys.stderr)
+    started = time.monotonic()
+    if wanted:
+        mutmut(workdir, config, ["run", "--max-children", str(args.jobs), *wanted], args.time_limit)
+    print(f"mutate: ran for {time.monotonic() - started:.0f} s", file=sys.stderr)
+    return cmd_report(args, config, chosen)
+
+
+def cmd_report(args, config, chosen=None) -> int:
+    chosen = chosen or target_modules(config, args.targets or list(config["targets"]))
+    workdir = Path(args.workdir).resolve()
+    found = results(workdir, [m for files in chosen.values() for m in files])
+    rows = summarise(found, config.get("equivalent", {}))
+    print(markdown(rows))
+    (workdir / "report.json").write_text(json.dumps(rows, indent=1))
+    if getattr(args, "survivors", False):
+        for module, codes in found.items():
+            for name, code in sorted(codes.items()):
+                if STATUS.get(code) in ("survived", "no tests") and name not in config.get("equivalent", {}):
+                    diff = subprocess.run([sys.executable, "-m", "mutmut", "show", name], cwd=workdir,
+                                          capture_output=True, text=True).stdout
+                    print(f"\n## {name} ({STATUS[code]})\n{diff}")
+    return 0
+
+
+def cmd_quick(args, config) -> int:
+    """CI: the same seeded sample from every target; fails when its score drops below the recorded minimum."""
+    quick = config["quick"]
+    args.sample, args.seed, args.rerun, args.targets = quick["per_target"], quick["seed"], True, None
+    chosen = target_modules(config, list(config["targets"]))
+    workdir = Path(args.workdir).resolve()
+    workdir.mkdir(parents=True, exist_ok=True)
+    modules = [m for files in chosen.values() for m in files]
+    prepare(workdir, config, modules)
+    if mutmut(workdir, config, []) != 0:
+        return 1
+    found = results(workdir, modules)
+    picked = set()
+    for target, files in chosen.items():
+        names = [name for module in files for name in found[module] if name not in config.get("equivalent", {})]
+        picked |= set(sample(names, quick["per_target"], f"{quick['seed']}:{target}"))
+    mutmut(workdir, config, ["run", "--max-children", str(args.jobs), *sorted(picked)], args.time_limit)
+    rows = summarise(results(workdir, modules), config.get("equivalent", {}), only=picked)
+    print(markdown(rows))
+    killed = sum(r.get("killed", 0) + r.get("timeout", 0) for r in rows.values())
+    checked = sum(r["checked"] for r in rows.values())
+    score = killed / checked if checked else 0.0
+    print(f"mutate quick: {killed}/{checked} sampled mutants killed ({score:.0%}; minimum {quick['minimum_score']:.0%})")
+    return 0 if checked == len(picked) and score >= quick["minimum_score"] else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=["run", "report", "quick"])
+    parser.add_argument("--targets", type=lambda text: [t for t in text.split(",") if t], default=None)
+    parser.add_argument("--sample", type=int, default=0, help="mutants per module, seeded (0: all)")
+    parser.add_argument("--seed", default="14")
+    parser.add_argument("--rerun", action="store_true", help="run sampled mutants again even when they have a result")
+    parser.add_argument("--time-limit", type=float, default=None, help="seconds; results so far are kept")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--workdir", default=str(ROOT / ".mutate"))
+    parser.add_argument("--survivors", action="store_true", help="report: print each survivor's diff")
+    args = parser.parse_args(argv)
+    config = load_config()
+    if args.command == "quick" and args.workdir == str(ROOT / ".mutate"):
+        args.workdir = str(ROOT / ".mutate-quick")
+    return {"run": cmd_run, "report": cmd_report, "quick": cmd_quick}[args.command](args, config)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,260 @@
+"""Each check ``verify`` makes catches an engine wrong in that one way, and no other check reports it.
+
+Every wrong engine here is the exact baseline with one planted fault: answers wrong at one instant,
+answers leaving the window one instant late or early, an istream engine whose Δ⁺ lags, deltas that
+contradict themselves while the answers after them stay right, and a fault that shows only at the
+instants where the window drops events, which ``--every K`` must still check.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from engines.baselines.reeval import ReevalEngine
+from engines.model import DELETE, INSERT, Delta, Event, Stream, Update, Window
+from engines.protocol import Capabilities
+from engines.query import parse_query
+from harness.cli import main
+from harness.streams import write_stream
+from harness.verify import checkpoints, verify
+
+EX = "http://ex/"
+P = f"<{EX}p>"
+TEXT = f"SELECT * WHERE {{ ?x {P} ?y }}"
+# inserts at these instants; with a 10 ms sliding window (slide 1) the window drops events at
+# ts 10, 12 and 14 (event indices 5, 7 and 9), never at a multiple of 4, never at the last event
+TIMESTAMPS = (0, 2, 4, 6, 8, 10, 11, 12, 13, 14, 15)
+DROPS = {5, 7, 9}
+PHANTOM = (f"<{EX}nobody>", f"<{EX}nothing>")
+
+
+def _insert(index: int) -> Update:
+    return Update(INSERT, f"<{EX}s{index}>", P, f"<{EX}o{index}>")
+
+
+def sliding_stream() -> Stream:
+    return Stream(tuple(Event(i, ts, (_insert(i),)) for i, ts in enumerate(TIMESTAMPS)))
+
+
+def deleting_stream() -> Stream:
+    """Unbounded: inserts, and at events 2 and 5 a deletion of an earlier insert."""
+    events = []
+    for i in range(8):
+        updates = (Update(DELETE, *_insert(i - 2).triple),) if i in (2, 5) else (_insert(i),)
+        events.append(Event(i, i, updates))
+    return Stream(tuple(events))
+
+
+def query(window: Window):
+    return parse_query(TEXT, window=window.spec(), name="one-pattern")
+
+
+SLIDING = query(Window.sliding(10, 1))
+UNBOUNDED = query(Window("unbounded"))
+
+
+def kinds(result) -> set[str]:
+    return {d.what for d in result.divergences}
+
+
+def mismatched_instants(result) -> set[int]:
+    return {d.event_index for d in result.divergences}
+
+
+# ------------------------------------------------------------------ wrong engines, one fault each
+
+
+class LateExpiry(ReevalEngine):
+    """Answers leave the window one ms late: its window is 1 ms longer than the query's."""
+
+    name = "late-expiry"
+
+    def __init__(self, query, **options):
+        wider = Window.sliding(query.window.range_ms + 1, query.window.slide_ms)
+        super().__init__(query.with_window(wider), **options)
+
+
+class EarlyExpiry(ReevalEngine):
+    """Answers leave the window one ms early: its window is 1 ms shorter than the query's."""
+
+    name = "early-expiry"
+
+    def __init__(self, query, **options):
+        narrower = Window.sliding(query.window.range_ms - 1, query.window.slide_ms)
+        super().__init__(query.with_window(narrower), **options)
+
+
+class LateDeletions(ReevalEngine):
+    """Applies each deletion one event late (unbounded streams): wrong exactly at the deleting instants."""
+
+    name = "late-deletions"
+
+    def __init__(self, query, **options):
+        super().__init__(query, **options)
+        self.held_back: tuple[Update, ...] = ()
+
+    def push(self, event):
+        deletions = tuple(u for u in event.updates if u.op == DELETE)
+        now = self.held_back + tuple(u for u in event.updates if u.op != DELETE)
+        self.held_back = deletions
+        return super().push(Event(event.index, event.ts, now))
+
+
+class Planted(ReevalEngine):
+    """The exact baseline whose delta at event ``AT`` is rewritten by ``plant(delta)``; answers() stays exact."""
+
+    name = "planted"
+    AT = 4
+
+    def push(self, event):
+        before = set(self.current)
+        delta = super().push(event)
+        return self.plant(delta, before) if event.index == self.AT else delta
+
+    def plant(self, delta: Delta, before: set) -> Delta:
+        raise NotImplementedError
+
+
+class WrongAtOneInstant(Planted):
+    """Adds a phantom answer at event 4 and takes it back at event 5: self-consistent deltas, one wrong instant."""
+
+    name = "wrong-at-one-instant"
+
+    def push(self, event):
+        delta = super().push(event)
+        if event.index == self.AT + 1:
+            return Delta(added=delta.added, removed=[*delta.removed, PHANTOM])
+        return delta
+
+    def plant(self, delta, before):
+        return Delta(added=[*delta.added, PHANTOM], removed=delta.removed)
+
+
+class RemovesAbsent(Planted):
+    name = "removes-absent"
+
+    def plant(self, delta, before):
+        return Delta(added=delta.added, removed=[*delta.removed, PHANTOM])
+
+
+class AddsHeld(Planted):
+    name = "adds-held"
+
+    def plant(self, delta, before):
+        kept = sorted(before - set(delta.removed))
+        return Delta(added=[*delta.added, kept[0]], removed=delta.removed)
+
+
+class AddsAndRemoves(Planted):
+    name = "adds-and-removes"
+
+    def plant(self, delta, before):
+        kept = sorted(before - set(delta.removed))
+        return Delta(added=[*delta.added, kept[0]], removed=[*delta.removed, kept[0]])
+
+
+class LaggingIstream(ReevalEngine):
+    """An istream engine whose current answers are exact but whose Δ⁺ at event 4 is reported at event 5."""
+
+    name = "lagging-istream"
+    capabilities = Capabilities(windows=ReevalEngine.capabilities.windows, deletions=True, entailment=frozenset({"none"}),
+                                static=True, filters=True, output="istream")
+
+    def __init__(self, query, **options):
+        super().__init__(query, **options)
+        self.owed: list = []
+
+    def push(self, event):
+        added = super().push(event).added
+        if event.index == 4:
+            self.owed, added = added, []
+        elif self.owed:
+            added, self.owed = [*added, *self.owed], []
+        return Delta(added=added)
+
+    def answers(self):
+        return Counter(self.current)
+
+
+# ------------------------------------------------------------------ the checks
+
+
+def test_the_exact_baseline_agrees_on_these_streams():
+    assert verify("reeval", SLIDING, sliding_stream()).agrees
+    assert verify("reeval", UNBOUNDED, deleting_stream()).agrees
+
+
+def test_wrong_answers_at_one_instant_are_caught_by_the_answers_check_alone():
+    result = verify(WrongAtOneInstant, SLIDING, sliding_stream())
+    assert kinds(result) == {"answers"} and mismatched_instants(result) == {4}
+    assert result.first.extra == [PHANTOM] and result.first.missing == []
+
+
+@pytest.mark.parametrize(("engine", "wrong_at", "side"), [(LateExpiry, DROPS, "extra"), (EarlyExpiry, {6, 8, 10}, "missing")])
+def test_answers_late_or_early_at_a_window_boundary_are_caught_by_the_answers_check_alone(engine, wrong_at, side):
+    result = verify(engine, SLIDING, sliding_stream())
+    assert kinds(result) == {"answers"}
+    assert mismatched_instants(result) == wrong_at
+    first = result.first
+    assert getattr(first, side) and not getattr(first, "missing" if side == "extra" else "extra")
+
+
+@pytest.mark.parametrize(("engine", "what", "side"), [
+    (RemovesAbsent, "removed-absent", "missing"),
+    (AddsHeld, "added-held", "extra"),
+    (AddsAndRemoves, "added-and-removed", "extra"),
+])
+def test_a_delta_that_contradicts_itself_is_caught_even_when_the_answers_after_it_are_right(engine, what, side):
+    result = verify(engine, SLIDING, sliding_stream())
+    assert not result.agrees
+    assert kinds(result) == {what}, "the answers after the delta are right: only the delta check may fire"
+    assert mismatched_instants(result) == {Planted.AT} and len(getattr(result.first, side)) == 1
+
+
+def test_an_istream_engine_whose_added_answers_lag_is_caught_by_the_added_check_alone():
+    result = verify(LaggingIstream, SLIDING, sliding_stream())
+    assert kinds(result) == {"added"} and mismatched_instants(result) == {4, 5}
+
+
+# ------------------------------------------------------------------ --every K
+
+
+def test_checkpoints_with_every_k_are_the_kth_the_drops_and_the_last():
+    stream = sliding_stream()
+    count = len(stream.events)
+    assert checkpoints(SLIDING, stream, 1) == list(range(count))
+    assert checkpoints(SLIDING, stream, 4) == sorted({0, 4, 8, count - 1} | DROPS)
+    assert checkpoints(query(Window("event")), stream, 4) == list(range(count))
+    assert checkpoints(UNBOUNDED, deleting_stream(), 4) == [0, 2, 4, 5, 7]
+    tumbling = query(Window.tumbling(5))  # instances [0,5), [5,10), [10,15): drops at ts 6 (index 3) and ts 10 (index 5)
+    assert checkpoints(tumbling, stream, 100) == [0, 3, 5, count - 1]
+
+
+def test_every_k_still_catches_a_fault_that_only_the_window_drop_instants_reveal():
+    stream = sliding_stream()
+    full = verify(LateExpiry, SLIDING, stream)
+    revealing = mismatched_instants(full)
+    regular = set(range(0, len(stream.events), 4)) | {len(stream.events) - 1}
+    assert revealing == DROPS and not revealing & regular  # the planted fault hides from every K-th instant
+    sampled = verify(LateExpiry, SLIDING, stream, every=4)
+    assert not sampled.agrees and mismatched_instants(sampled) == DROPS
+    assert sampled.checkpoints == len(regular | DROPS)
+
+
+def test_every_k_still_catches_late_deletions_on_an_unbounded_stream():
+    sampled = verify(LateDeletions, UNBOUNDED, deleting_stream(), every=4)
+    assert mismatched_instants(sampled) == {2, 5} and kinds(sampled) == {"answers"}
+
+
+def test_the_cli_every_option_reports_the_drop_instant(tmp_path, capsys, monkeypatch):
+    write_stream(sliding_stream(), tmp_path / "stream")
+    (tmp_path / "q.rq").write_text(TEXT)
+    monkeypatch.setitem(__import__("engines.registry").registry.BUILTIN, "late-expiry", f"{__name__}:LateExpiry")
+    code = main(["verify", "--engine", "late-expiry", "--stream", str(tmp_path / "stream"), "--query", str(tmp_path / "q.rq"),
+                 "--window", "sliding:10:1", "--every", "4", "--json", "--no-reproducer"])
+    verdict = json.loads(capsys.readouterr().out)
+    assert code == 1 and verdict["first_divergence"]["event"] == 5 and verdict["first_divergence"]["what"] == "answers"
+    assert verdict["checkpoints"] == 7 and verdict["mismatches"] == 3
