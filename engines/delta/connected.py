@@ -256,7 +256,7 @@ class ConnectedEvaluator:
         return out
 
     def has_answers(self) -> bool:
-        return bool(self.answer_tuples())
+        return bool(self.current) if self.keep_answers else bool(self.answer_tuples())
 
     def stats(self) -> dict[str, int]:
         return {

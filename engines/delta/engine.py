@@ -12,9 +12,12 @@ and a delete only of a present one: every structure is a function of the current
 set member per matching triple), so a repeated insert or a delete of an absent triple leaves it as
 it is and reports nothing. An update changing several components is applied one component at a
 time, each step reporting its exact change of the product, and an event's raw changes are netted:
-an answer added then removed within one event appears in neither list.
+an answer added then removed within one event appears in neither list. A change of one component is
+combined with the others' answers only when none of them is empty (``has_answers``), so an empty
+component costs no materialisation of the others.
 
-Static data is loaded at construction and is in every instant's graph, ``G(τ) = D(τ) ∪ S``: an
+Static data is loaded at construction, into the components alone (no full answer is formed before
+the first event), and is in every instant's graph, ``G(τ) = D(τ) ∪ S``: an
 update to a static triple changes ``D`` but never ``G``, so it is ignored. The first event's delta
 is taken from the empty answer set (nothing has been reported before it), so it also carries the
 answers the static data alone gives; ``answers()`` is empty until the first event, like the
@@ -79,8 +82,7 @@ class DeltaEngine:
         self.started = False
         self.counts = Counter()
         for triple in self.static:
-            for _ in self._apply(INSERT, triple):
-                pass
+            self._load(triple)
 
     def _build(self, patterns, filters) -> list:
         """The evaluators, each with the positions of its variables in the query's variable order."""
@@ -116,13 +118,25 @@ class DeltaEngine:
 
     # ------------------------------------------------------------ applying updates
 
-    def _apply(self, op: int, triple: Triple) -> Iterable[tuple[int, Mapping]]:
-        """Apply one update; yield the raw (+1/-1, answer) changes, component by component."""
+    def _matches(self, triple: Triple) -> dict[int, list]:
+        """Component number -> the (pattern, binding) pairs ``triple`` unifies with."""
         matches: dict[int, list] = {}
         for number, j, match in (*self.by_predicate.get(triple[1], ()), *self.any_predicate):
             binding = match(triple)
             if binding is not None:
                 matches.setdefault(number, []).append((j, binding))
+        return matches
+
+    def _load(self, triple: Triple) -> None:
+        """Add a static triple to the components: nothing has been reported yet, so no full answer is formed
+        (the first event's delta takes the static-only answers from ``_all_answers``)."""
+        components = self.components
+        for number, found in self._matches(triple).items():
+            components[number][0].apply(INSERT, found)
+
+    def _apply(self, op: int, triple: Triple) -> Iterable[tuple[int, Mapping]]:
+        """Apply one update; yield the raw (+1/-1, answer) changes, component by component."""
+        matches = self._matches(triple)
         for number in sorted(matches):
             added, removed = self.components[number][0].apply(op, matches[number])
             for sign, changed in ((INSERT, added), (DELETE, removed)):
@@ -136,15 +150,12 @@ class DeltaEngine:
         if len(components) == 1 and components[0][1] == tuple(range(len(self.variables))):
             pools, slots = [partials], [components[0][1]]
         else:
+            # one empty component empties the product: ask every other one first, materialise none before
+            if not all(evaluator.has_answers() for index, (evaluator, _) in enumerate(components) if index != number):
+                return
             pools, slots = [], []
             for index, (evaluator, positions) in enumerate(components):
-                if index == number:
-                    pools.append(partials)
-                else:
-                    current = list(evaluator.answer_tuples())
-                    if not current:
-                        return
-                    pools.append(current)
+                pools.append(partials if index == number else list(evaluator.answer_tuples()))
                 slots.append(positions)
         accept = self.top_filter
         width = len(self.variables)

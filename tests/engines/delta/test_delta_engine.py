@@ -201,3 +201,74 @@ def test_protocol_attributes():
         caps = engine_cls.capabilities
         assert caps.windows == frozenset({"unbounded"}) and caps.deletions and caps.static and caps.filters
         assert caps.entailment == frozenset({"none"}) and caps.output == "delta"
+
+
+# ------------------------------------------------------------ cost invariants of the product (Algorithm 3)
+
+SEVERAL_PARTS = "?x :p ?y . ?y :q ?z . ?w :r :a . ?u :s ?v ."
+
+
+def _several_parts_query():
+    from engines.query import parse_query
+    from tests.engines.delta.queries import PREFIX
+
+    return parse_query(PREFIX + "SELECT * WHERE { " + SEVERAL_PARTS + " }", window="unbounded", name="several-parts")
+
+
+def _component_triples(evaluator, seed: str) -> list[tuple[str, str, str]]:
+    """One consistent match of every pattern of a component: each variable bound to an IRI named after it."""
+    return [tuple(iri(f"{term[1:]}-{seed}") if term.startswith("?") else term for term in pattern) for pattern in evaluator.patterns]
+
+
+def _count_materialisations(engine) -> Counter:
+    calls: Counter = Counter()
+    for number, (evaluator, _) in enumerate(engine.components):
+        original = evaluator.answer_tuples
+
+        def counted(number=number, original=original):
+            calls[number] += 1
+            return original()
+
+        evaluator.answer_tuples = counted
+    return calls
+
+
+def test_a_change_is_not_combined_with_anything_while_another_component_is_empty():
+    query = _several_parts_query()
+    engine, brute = DeltaEngine(query), BruteForce(query, ())
+    assert len(engine.components) >= 3
+    *filled, empty = range(len(engine.components))
+    index = 0
+
+    def push(triples):
+        nonlocal index
+        event = Event(index, index, tuple(Update(INSERT, *triple) for triple in triples))
+        index += 1
+        before = brute.answers()
+        delta = engine.push(event)
+        brute.push(event)
+        assert sorted(delta.added) == sorted(brute.answers() - before) and not delta.removed
+
+    for number in filled:
+        push(_component_triples(engine.components[number][0], "one"))
+    calls = _count_materialisations(engine)  # after the first event, which reports the answers so far
+    push(_component_triples(engine.components[filled[0]][0], "two"))
+    assert not calls, f"components materialised while component {empty} is empty: {dict(calls)}"
+    push(_component_triples(engine.components[empty][0], "one"))  # now the product is not empty
+    assert calls and len(brute.answers()) == 2
+
+
+@pytest.mark.parametrize("engine_cls", ENGINES)
+def test_static_data_is_loaded_without_forming_answers(engine_cls, monkeypatch):
+    query = _several_parts_query()
+    combined = []
+    monkeypatch.setattr(engine_cls, "_combine", lambda self, number, partials: combined.append(number) or iter(()))
+    probe = engine_cls(query)
+    static = [t for number in range(len(probe.components)) for t in _component_triples(probe.components[number][0], "s")]
+    engine = engine_cls(query, static=static)
+    assert not combined, "loading static data formed full answers"
+    monkeypatch.undo()
+    event = Event(0, 0, (Update(INSERT, *t("n", "p", "m")),))
+    brute = BruteForce(query, static)
+    brute.push(event)
+    assert set(engine.push(event).added) == brute.answers() and len(brute.answers()) == 1
