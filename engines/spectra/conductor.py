@@ -11,11 +11,18 @@ Window instants follow DESIGN.md section 2: a sliding window at ``τ`` holds the
 stamp is the event's position rather than its timestamp (events may share a timestamp).
 Static triples are rows that never expire; they enter the views at the first event, so the
 first delta reports the answers that need no stream triple, like every later one.
+
+Two invariants callers rely on. The ids of evicted triples are released to the dictionary but stay
+decodable until the next eviction recycles them (``TermDictionary.recycle``), so the engine decodes the
+matches that expire with them after ``advance`` returns, and gets the terms they had. The "no new rows"
+and "no evictions" results of an event that changes nothing are shared, and immutable, so no caller can
+corrupt them for the next event.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 
 from common.errors import ConfigError, EngineError, StreamError
 from engines.filters import compile_filters
@@ -26,8 +33,9 @@ from engines.spectra.summary import GraphSummary, row_getter, shape_patterns, sp
 from engines.spectra.timelist import Timelist
 from engines.spectra.views import View
 
-_NO_ROWS: dict[int, list] = {}
-_NO_EVICTIONS: list[tuple[int, object]] = []
+# shared by every event that changes no view: read-only, so a caller cannot alter what the next one gets
+_NO_ROWS: Mapping[int, list] = MappingProxyType({})
+_NO_EVICTIONS: Sequence[tuple[int, object]] = ()
 
 
 class QueryConductor:
@@ -69,11 +77,12 @@ class QueryConductor:
         self.pushes = 0
         self.last_ts = -(1 << 63)
 
-    def advance(self, event: Event) -> tuple[dict[int, list], list[tuple[int, object]]]:
+    def advance(self, event: Event) -> tuple[Mapping[int, list], Sequence[tuple[int, object]]]:
         """Apply one event to the window: (new rows by pattern, not yet in the views; evicted (pattern, row) pairs).
 
-        Both are empty (and shared: do not modify them) when the event changes no view, the common
-        case on selective queries, which therefore costs a few comparisons per triple.
+        Both are empty (shared, read-only) when the event changes no view, the common case on
+        selective queries, which therefore costs a few comparisons per triple. The ids in evicted rows
+        decode until the next eviction.
         """
         ts = event.ts
         if ts < self.last_ts:
@@ -129,6 +138,8 @@ class QueryConductor:
 
     def _evict(self, cutoff: int) -> list[tuple[int, object]]:
         """Remove the triples stamped before ``cutoff`` from the window, the views and the dictionary."""
+        # the previous eviction's matches were decoded when its event returned: its ids may be reused now
+        self.dictionary.recycle()
         evicted: list[tuple[int, object]] = []
         route, terms, views = self.summary.route, self.decode, self.views
         row_of_triple = self.row_of_triple

@@ -5,8 +5,12 @@ instead of strings. Only terms of triples that survive summarisation are encoded
 triples never grow the dictionary. Beyond the paper, ids are reference-counted by the triples in
 the window (static triples hold theirs for ever): when the last triple holding a term leaves,
 the term is forgotten and its id reused, so the dictionary follows the window instead of growing
-with every term the stream ever had. A released id still decodes until it is reused by a later
-``encode``: the matches that expire with it can still be reported.
+with every term the stream ever had.
+
+A released id still decodes to its term until ``recycle`` makes it reusable: the matches that expire
+with it are decoded by the engine after the eviction that released it, and the conductor recycles only
+at its next eviction, in a later event, so no ``encode`` in between can hand the id to another term.
+This holds by construction, whatever order encoding and eviction take within one event.
 """
 
 from __future__ import annotations
@@ -17,13 +21,14 @@ from collections.abc import Sequence
 class TermDictionary:
     """A two-way map between terms and dense ids, with a count of the kept triples that hold each id."""
 
-    __slots__ = ("_ids", "_terms", "_holders", "_free")
+    __slots__ = ("_ids", "_terms", "_holders", "_free", "_released")
 
     def __init__(self) -> None:
         self._ids: dict[str, int] = {}
         self._terms: list[str] = []
         self._holders: list[int] = []
         self._free: list[int] = []
+        self._released: list[int] = []  # forgotten, still decoding, not yet reusable
 
     def encode(self, term: str) -> int:
         term_id = self._ids.get(term)
@@ -55,13 +60,19 @@ class TermDictionary:
             holders[term_id] += 1
 
     def release(self, triple: Sequence[int]) -> None:
-        """A kept triple left: forget the terms no other kept triple holds."""
+        """A kept triple left: forget the terms no other kept triple holds (their ids decode until ``recycle``)."""
         holders = self._holders
         for term_id in triple:
             holders[term_id] -= 1
             if not holders[term_id]:
                 del self._ids[self._terms[term_id]]
-                self._free.append(term_id)
+                self._released.append(term_id)
+
+    def recycle(self) -> None:
+        """The ids released so far may now be reused: every answer holding them has been decoded."""
+        if self._released:
+            self._free.extend(self._released)
+            self._released.clear()
 
     def decode(self, term_id: int) -> str:
         return self._terms[term_id]

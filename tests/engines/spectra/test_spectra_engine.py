@@ -172,3 +172,49 @@ def test_incremental_engine_does_not_reevaluate_and_onchange_rev_skips_unchanged
     assert SpectraRevEngine(q, reevaluate="on-change").stats()["evaluations"] == 0
     with pytest.raises(ConfigError, match="reevaluate"):
         SpectraRevEngine(q, reevaluate="sometimes")
+
+
+# ------------------------------------------------------------ the conductor's invariants
+
+
+def test_a_released_id_decodes_until_recycled_and_is_reused_only_after():
+    from engines.spectra.dictionary import TermDictionary
+
+    dictionary = TermDictionary()
+    old = dictionary.encode_triple(iri("a"), iri("p"), iri("b"))
+    dictionary.hold(old)
+    dictionary.release(old)
+    new = dictionary.encode_triple(iri("c"), iri("p"), iri("d"))  # same event: the released ids must not be reused
+    assert not set(new) & set(old)
+    assert dictionary.decoder()(old) == mapping("a", "p", "b") and iri("a") not in dictionary
+    dictionary.recycle()
+    reused = dictionary.encode(iri("e"))
+    assert reused in old and dictionary.decode(reused) == iri("e")
+
+
+@pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
+@pytest.mark.parametrize("window", ["event", "sliding:2:1"])
+def test_expired_answers_decode_to_their_own_terms_while_new_terms_take_freed_ids(engine_cls, window):
+    """Every event brings new terms and expires old ones, so ids are freed and reused all along the stream."""
+    engine = engine_cls(query(CHAIN, window))
+    previous = set()
+    for i in range(12):
+        expected = {mapping(f"a{j}", f"b{j}", f"c{j}") for j in range(i + 1) if (window == "event" and j == i) or (window != "event" and i - j < 2)}
+        delta = engine.push(event(i, i, f"a{i} p b{i}", f"b{i} q c{i}"))
+        assert set(delta.added) == expected - previous and set(delta.removed) == previous - expected, i
+        previous = expected
+    assert engine.conductor.dictionary._terms.__len__() <= 4 * 3 + 2  # ids are reused, not grown per event
+
+
+def test_the_no_change_results_of_advance_are_shared_and_read_only():
+    engine = SpectraEngine(query(CHAIN, "sliding:10:1"))
+    first = engine.conductor.advance(event(0, 0, "x r y"))  # routed nowhere: no row, no eviction
+    second = engine.conductor.advance(event(1, 1, "x r z"))
+    assert first == second and not first[0] and not first[1]
+    assert first[0] is second[0] and first[1] is second[1]
+    new_rows, evicted = first
+    with pytest.raises(TypeError):
+        new_rows[0] = ["corrupted"]
+    with pytest.raises(AttributeError):
+        evicted.append((0, "corrupted"))
+    assert engine.conductor.advance(event(2, 2, "x r w")) == ({}, ())
