@@ -14,9 +14,9 @@ from collections import Counter
 import pytest
 
 from engines.baselines.reeval import ReevalEngine
-from engines.model import DELETE, INSERT, Delta, Event, Stream, Update, Window
+from engines.model.query import parse_query
+from engines.model.stream import DELETE, INSERT, Delta, Event, Stream, Update, Window
 from engines.protocol import Capabilities
-from engines.query import parse_query
 from harness.cli import main
 from harness.streams import write_stream
 from harness.verify import checkpoints, verify

@@ -8,7 +8,7 @@ import pytest
 
 from common.errors import EngineError, StreamError
 from engines.delta import DeltaEngine, DeltaGenericEngine
-from engines.model import DELETE, INSERT, Event, Update, Window
+from engines.model.stream import DELETE, INSERT, Event, Update, Window
 from tests.engines.delta.brute import BruteForce
 from tests.engines.delta.queries import load
 
@@ -209,7 +209,7 @@ SEVERAL_PARTS = "?x :p ?y . ?y :q ?z . ?w :r :a . ?u :s ?v ."
 
 
 def _several_parts_query():
-    from engines.query import parse_query
+    from engines.model.query import parse_query
     from tests.engines.delta.queries import PREFIX
 
     return parse_query(PREFIX + "SELECT * WHERE { " + SEVERAL_PARTS + " }", window="unbounded", name="several-parts")

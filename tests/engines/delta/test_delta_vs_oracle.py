@@ -7,8 +7,12 @@ from collections import Counter
 from hypothesis import given, settings
 
 from engines.delta import DeltaEngine, DeltaGenericEngine
-from engines.model import Window
+<<<<<<< HEAD
+from engines.model.stream import Window
 from oracles import evaluate
+=======
+from engines.model.stream import Window
+>>>>>>> main
 from tests.strategies import queries, streams
 
 
