@@ -14,7 +14,6 @@ stopped. Targets, killing suite, the CI sample and the equivalent mutants are in
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import json
 import os
 import random
@@ -161,7 +160,7 @@ def cmd_run(args, config) -> int:
         return 1
     found = results(workdir, modules)
     wanted = []
-    for target, files in chosen.items():
+    for files in chosen.values():
         for module in files:
             pool = sample(list(found[module]), args.sample, f"{args.seed}:{module}")
             wanted += [name for name in pool if args.rerun or found[module][name] is None]
@@ -181,7 +180,7 @@ def cmd_report(args, config, chosen=None) -> int:
     print(markdown(rows))
     (workdir / "report.json").write_text(json.dumps(rows, indent=1))
     if getattr(args, "survivors", False):
-        for module, codes in found.items():
+        for codes in found.values():
             for name, code in sorted(codes.items()):
                 if STATUS.get(code) in ("survived", "no tests") and name not in config.get("equivalent", {}):
                     diff = subprocess.run([sys.executable, "-m", "mutmut", "show", name], cwd=workdir,

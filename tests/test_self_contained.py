@@ -10,7 +10,7 @@ PROJECT_PACKAGES = ("common", "engines", "generators", "harness", "oracles", "te
 
 # a path into the machine's shared folders, or a parent walk out of the repository
 OUTSIDE_PATHS = re.compile(r"""["'](/work/|/home/|/srv/)|["']\.\./shared|/ *["']\.\.["'] */ *["']shared""")
-OWN_IMPORTORSKIP = re.compile(r"""importorskip\(\s*["'](%s)\b""" % "|".join(PROJECT_PACKAGES))
+OWN_IMPORTORSKIP = re.compile(r"""importorskip\(\s*["'](""" + "|".join(PROJECT_PACKAGES) + r""")\b""")
 SKIP_ON_MISSING_FILE = re.compile(r"if not [^\n]*\.(is_file|is_dir|exists)\(\)[^\n]*:\s*\n\s*pytest\.skip")
 
 

@@ -15,12 +15,11 @@ from pathlib import Path
 import pytest
 
 from common.errors import QueryError
-
-from .loader import W3C_DIR, load_data, load_results, load_tests, read_query, same_solutions
-
 from engines.model.stream import INSERT, Event, Stream, Update, Window
 from harness.engines_setup import build_engine
 from oracles import oxigraph_oracle, plain_oracle, rdflib_oracle
+
+from .loader import W3C_DIR, load_data, load_results, load_tests, read_query, same_solutions
 
 
 def _engine_evaluator(name: str):

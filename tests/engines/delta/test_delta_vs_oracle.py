@@ -7,12 +7,8 @@ from collections import Counter
 from hypothesis import given, settings
 
 from engines.delta import DeltaEngine, DeltaGenericEngine
-<<<<<<< HEAD
 from engines.model.stream import Window
 from oracles import evaluate
-=======
-from engines.model.stream import Window
->>>>>>> main
 from tests.strategies import queries, streams
 
 
