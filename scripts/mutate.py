@@ -52,7 +52,9 @@ def target_modules(config: dict, names: list[str]) -> dict[str, list[str]]:
             sys.exit(f"mutate: unknown target {name!r} (known: {', '.join(config['targets'])})")
         files = []
         for pattern in config["targets"][name]["modules"]:
-            matched = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob(pattern) if p.name != "__init__.py")
+            excluded = set(config["targets"][name].get("exclude", []))
+            matched = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob(pattern)
+                             if p.name != "__init__.py" and str(p.relative_to(ROOT)) not in excluded)
             if not matched:
                 print(f"mutate: {name}: {pattern} matches no file here", file=sys.stderr)
             files += matched
