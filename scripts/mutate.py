@@ -62,14 +62,14 @@ def target_modules(config: dict, names: list[str]) -> dict[str, list[str]]:
     return chosen
 
 
-def killing_suite(config: dict) -> list[str]:
-    tests = list(config["suite"]["tests"])
+def killing_suite(config: dict, base: list[str] | None = None) -> list[str]:
+    tests = list(config["suite"]["tests"] if base is None else base)
     for target in config["targets"].values():
         tests += target.get("tests", [])
     return [t for t in dict.fromkeys(tests) if (ROOT / t).exists()]
 
 
-def prepare(workdir: Path, config: dict, modules: list[str]) -> None:
+def prepare(workdir: Path, config: dict, modules: list[str], tests: list[str]) -> None:
     """Copy the repository's files into ``workdir`` (mtimes kept, so unchanged mutants keep their results)."""
     listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, check=True,
                             capture_output=True).stdout.decode().split("\0")
@@ -83,7 +83,7 @@ def prepare(workdir: Path, config: dict, modules: list[str]) -> None:
         shutil.copy2(source, target)
     quoted = lambda items: "[" + ", ".join(json.dumps(i) for i in items) + "]"  # noqa: E731
     settings = (f"\n[tool.mutmut]\nsource_paths = {quoted(SOURCE_PATHS)}\nonly_mutate = {quoted(modules)}\n"
-                f"pytest_add_cli_args_test_selection = {quoted(killing_suite(config))}\n"
+                f"pytest_add_cli_args_test_selection = {quoted(tests)}\n"
                 'pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:benchmark"]\n'
                 "use_git_change_detection = false\n")
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
@@ -157,7 +157,7 @@ def cmd_run(args, config) -> int:
     modules = [m for files in chosen.values() for m in files]
     workdir = Path(args.workdir).resolve()
     workdir.mkdir(parents=True, exist_ok=True)
-    prepare(workdir, config, modules)
+    prepare(workdir, config, modules, killing_suite(config))
     if mutmut(workdir, config, []) != 0:
         return 1
     found = results(workdir, modules)
@@ -199,7 +199,7 @@ def cmd_quick(args, config) -> int:
     workdir = Path(args.workdir).resolve()
     workdir.mkdir(parents=True, exist_ok=True)
     modules = [m for files in chosen.values() for m in files]
-    prepare(workdir, config, modules)
+    prepare(workdir, config, modules, killing_suite(config, quick["tests"]))
     if mutmut(workdir, config, []) != 0:
         return 1
     found = results(workdir, modules)
