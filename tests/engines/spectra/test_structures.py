@@ -1,0 +1,117 @@
+"""The SPECTRA data structures on their own: the timelist's eviction order, a view's indexes at every arity, the dictionary's ids."""
+
+from __future__ import annotations
+
+import pytest
+
+from engines.spectra.dictionary import TermDictionary
+from engines.spectra.timelist import Timelist
+from engines.spectra.views import View
+
+
+def test_an_empty_timelist_evicts_nothing_and_never_expires():
+    timelist = Timelist()
+    assert timelist.evict_before(10**9) == [] and timelist.oldest == float("inf") and len(timelist) == 0
+
+
+def test_eviction_takes_the_stamps_below_the_cutoff_and_keeps_the_cutoff_itself():
+    timelist = Timelist()
+    for key, stamp in [("a", 1), ("b", 1), ("c", 2), ("d", 5)]:
+        assert timelist.stamp(key, stamp)
+    assert timelist.oldest == 1 and timelist.entries == 4
+    assert timelist.evict_before(1) == []  # nothing is below 1
+    assert timelist.evict_before(2) == ["a", "b"] and timelist.oldest == 2
+    assert "a" not in timelist and "c" in timelist and len(timelist) == 2
+    assert timelist.evict_before(5) == ["c"] and timelist.oldest == 5 and timelist.entries == 1
+    assert timelist.evict_before(6) == ["d"] and timelist.oldest == float("inf") and timelist.entries == 0
+    assert timelist.stamp("e", 7) and timelist.oldest == 7  # a new first entry sets the oldest stamp again
+
+
+def test_a_key_stamped_again_leaves_with_its_last_occurrence_only():
+    timelist = Timelist()
+    assert timelist.stamp("a", 1) and timelist.stamp("b", 2)
+    assert not timelist.stamp("a", 3)  # already in the window
+    assert timelist.entries == 3 and len(timelist) == 2
+    assert timelist.evict_before(3) == ["b"] and "a" in timelist
+    assert timelist.evict_before(4) == ["a"]
+
+
+def test_the_same_stamp_after_an_eviction_of_everything_starts_a_new_batch():
+    timelist = Timelist()
+    timelist.stamp("a", 1)
+    assert timelist.evict_before(2) == ["a"]
+    timelist.stamp("b", 2)
+    timelist.stamp("c", 2)
+    assert timelist.oldest == 2 and timelist.evict_before(3) == ["b", "c"]
+
+
+def test_long_timelists_compact_their_evicted_prefix_and_keep_their_order():
+    timelist = Timelist()
+    for stamp in range(3000):
+        timelist.stamp(stamp, stamp)
+    assert timelist.evict_before(2000) == list(range(2000))
+    assert len(timelist._stamps) == 1000 and timelist._head == 0  # compacted: more than half was evicted
+    assert timelist.oldest == 2000 and timelist.entries == 1000
+    assert timelist.evict_before(2500) == list(range(2000, 2500))
+    timelist.stamp("late", 4000)
+    assert timelist.evict_before(4001) == [*range(2500, 3000), "late"]
+
+
+@pytest.mark.parametrize(("arity", "rows"), [
+    (0, [()]),
+    (1, [1, 2]),
+    (2, [(1, 2), (1, 3), (4, 2)]),
+    (3, [(1, 2, 3), (1, 5, 6), (7, 2, 3)]),
+])
+def test_a_view_holds_exactly_its_rows_at_every_arity(arity, rows):
+    view = View(arity)
+    assert () not in view if arity == 0 else all(row not in view for row in rows)
+    for row in rows:
+        view.add(row)
+    assert view.size == len(rows) and sorted(view.rows()) == sorted(rows)
+    assert all(row in view for row in rows)
+    assert view.cells() == len(rows) * (max(arity, 1) if arity >= 2 else 1)
+    for row in rows:
+        view.remove(row)
+    assert view.size == 0 and list(view.rows()) == [] and all(row not in view for row in rows)
+    assert view.values == set() and all(not by_value for by_value in view.index)
+
+
+def test_a_view_of_pairs_answers_by_either_end_and_forgets_emptied_keys():
+    view = View(2)
+    for row in [(1, 2), (1, 3), (4, 2)]:
+        view.add(row)
+    forward, backward = view.index
+    assert forward == {1: {2, 3}, 4: {2}} and backward == {2: {1, 4}, 3: {1}}
+    assert (1, 4) not in view and (9, 2) not in view
+    assert view.fanout(0) == 1.5 and view.fanout(1) == 1.5
+    view.remove((1, 3))
+    assert forward == {1: {2}, 4: {2}} and backward == {2: {1, 4}}
+
+
+def test_view_fanout_of_single_values_and_of_an_empty_view():
+    single = View(1)
+    assert single.fanout(0) == 0.0
+    single.add("x")
+    assert single.fanout(0) == 1.0
+    wide = View(3)
+    assert wide.fanout(2) == 0.0
+    wide.add((1, 2, 3))
+    wide.add((1, 2, 4))
+    assert wide.fanout(0) == 2.0 and wide.fanout(2) == 1.0
+
+
+def test_the_dictionary_counts_holders_and_forgets_a_term_with_its_last_holder():
+    dictionary = TermDictionary()
+    first = dictionary.encode_triple("<a>", "<p>", "<b>")
+    second = dictionary.encode_triple("<a>", "<p>", "<c>")
+    assert first[:2] == second[:2] and first[2] != second[2] and len(dictionary) == 4
+    assert dictionary.encode("<a>") == first[0] and dictionary.decode(first[2]) == "<b>"
+    dictionary.hold(first)
+    dictionary.hold(second)
+    dictionary.release(first)
+    assert "<b>" not in dictionary and "<a>" in dictionary and "<p>" in dictionary and len(dictionary) == 3
+    dictionary.release(second)
+    assert len(dictionary) == 0
+    dictionary.recycle()
+    assert sorted(dictionary.encode(term) for term in ("<x>", "<y>", "<z>", "<w>")) == [0, 1, 2, 3]  # all reused
