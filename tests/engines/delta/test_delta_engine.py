@@ -272,3 +272,15 @@ def test_static_data_is_loaded_without_forming_answers(engine_cls, monkeypatch):
     brute = BruteForce(query, static)
     brute.push(event)
     assert set(engine.push(event).added) == brute.answers() and len(brute.answers()) == 1
+
+
+@pytest.mark.parametrize("engine_cls", ENGINES)
+def test_a_star_center_the_filter_rejects_leaves_without_a_removal(engine_cls):
+    """:c completes the star but fails FILTER(?x != :c): it was never an answer, so breaking its star removes nothing."""
+    _, deltas = run(engine_cls, "filter-star", [
+        [(INSERT, t("c", "p", "a")), (INSERT, t("c", "q", "b"))],
+        [(DELETE, t("c", "p", "a"))],
+        [(INSERT, t("d", "p", "a")), (INSERT, t("d", "q", "b"))],
+        [(DELETE, t("d", "q", "b"))],
+    ])
+    assert deltas == [(set(), set()), (set(), set()), ({(iri("d"),)}, set()), (set(), {(iri("d"),)})]
