@@ -13,6 +13,7 @@ from collections import Counter
 
 import pytest
 
+from common.errors import ConfigError
 from engines.baselines.reeval import ReevalEngine
 from engines.model.query import parse_query
 from engines.model.stream import DELETE, INSERT, Delta, Event, Stream, Update, Window
@@ -291,3 +292,45 @@ def test_the_cli_every_option_reports_the_drop_instant(tmp_path, capsys, monkeyp
     verdict = json.loads(capsys.readouterr().out)
     assert code == 1 and verdict["first_divergence"]["event"] == 5 and verdict["first_divergence"]["what"] == "answers"
     assert verdict["checkpoints"] == 7 and verdict["mismatches"] == 3
+
+
+# ------------------------------------------------------------ the result's bookkeeping
+
+
+def test_divergences_are_capped_but_every_mismatch_is_counted():
+    result = verify(LateExpiry, SLIDING, sliding_stream(), max_divergences=2)
+    assert result.mismatches == 3 and [d.event_index for d in result.divergences] == [5, 7]
+    result = verify(RemovesAbsent, SLIDING, sliding_stream(), max_divergences=0)
+    assert result.mismatches == 1 and result.divergences == [] and result.first is None and not result.agrees
+
+
+def test_a_shared_oracle_pass_gives_the_same_verdict_and_must_cover_the_stream():
+    stream = sliding_stream()
+    shared = list(oracle_answers(SLIDING, stream))
+    for every in (1, 4):
+        alone, sharing = verify(LateExpiry, SLIDING, stream, every=every), verify(LateExpiry, SLIDING, stream, every=every, oracle_results=shared)
+        assert (sharing.mismatches, sharing.checkpoints, sharing.divergences) == (alone.mismatches, alone.checkpoints, alone.divergences)
+    with pytest.raises(ValueError, match="oracle_results has 10 instants for a stream of 11 events"):
+        verify("reeval", SLIDING, stream, oracle_results=shared[:-1])
+
+
+def test_progress_is_reported_after_every_event_and_the_result_describes_the_run():
+    seen = []
+    result = verify("reeval", SLIDING, sliding_stream(), oracle="plain", progress=seen.append)
+    assert seen == list(range(len(TIMESTAMPS)))
+    assert (result.engine, result.query, result.window, result.oracle, result.events, result.checkpoints) == (
+        "reeval", "one-pattern", "sliding:10:1", "plain", len(TIMESTAMPS), len(TIMESTAMPS))
+    assert result.agrees and result.first is None and result.reproducer is None
+
+
+def test_a_divergence_reads_as_json_with_plain_variable_names_and_sorted_mappings():
+    divergence = Divergence(3, 30, [("<b>", "<c>"), ("<a>", "<c>")], [("<z>", "<z>")], what="answers")
+    assert divergence.as_json(["?x", "?y"]) == {"event": 3, "ts": 30, "what": "answers", "vars": ["x", "y"],
+                                                 "missing": [["<a>", "<c>"], ["<b>", "<c>"]], "extra": [["<z>", "<z>"]]}
+
+
+def test_engine_options_reach_the_engine():
+    result = verify("spectra-rev", SLIDING, sliding_stream(), engine_options={"reevaluate": "on-change"})
+    assert result.agrees
+    with pytest.raises(ConfigError, match="reevaluate must be one of"):
+        verify("spectra-rev", SLIDING, sliding_stream(), engine_options={"reevaluate": "never"})
