@@ -20,8 +20,8 @@ from engines.model.stream import DELETE, INSERT, Delta, Event, Stream, Update, W
 from engines.protocol import Capabilities
 from harness.cli import main
 from harness.streams import write_stream
-from oracles.evaluate import oracle_answers
 from harness.verify import Divergence, checkpoints, verify
+from oracles.evaluate import oracle_answers
 
 EX = "http://ex/"
 P = f"<{EX}p>"
