@@ -284,3 +284,10 @@ def test_a_star_center_the_filter_rejects_leaves_without_a_removal(engine_cls):
         [(DELETE, t("d", "q", "b"))],
     ])
     assert deltas == [(set(), set()), (set(), set()), ({(iri("d"),)}, set()), (set(), {(iri("d"),)})]
+
+
+@pytest.mark.parametrize("name", ["general", "loosely-with-ground", "simple-star", "disconnected-chains", "filter-star"])
+def test_each_component_s_answer_tuples_follow_its_variables_which_sit_at_its_positions(name):
+    query = load(name)
+    for evaluator, positions in DeltaEngine(query).components:
+        assert evaluator.variables == tuple(query.variables[i] for i in positions)

@@ -218,3 +218,23 @@ def test_the_no_change_results_of_advance_are_shared_and_read_only():
     with pytest.raises(AttributeError):
         evicted.append((0, "corrupted"))
     assert engine.conductor.advance(event(2, 2, "x r w")) == ({}, ())
+
+
+@pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
+def test_a_pattern_of_three_variables_all_bound_by_the_others_joins_in_every_arrival_order(engine_cls):
+    """?x ?y ?z is the wide view (arity 3); arriving last, its step has every slot bound and adds no value."""
+    from itertools import permutations
+
+    from engines.model.stream import Stream
+    from harness.verify import verify
+
+    triples = ["a p b", "b q c", "a b c"]
+    q = query("?x :p ?y . ?y :q ?z . ?x ?y ?z", "sliding:100:1")
+    for order in permutations(triples):
+        stream = Stream(tuple(event(i, i, t) for i, t in enumerate(order)))
+        result = verify(engine_cls, q, stream)
+        assert result.agrees, (order, result.first)
+    engine = engine_cls(q)
+    for i, t in enumerate(triples):
+        engine.push(event(i, i, t))
+    assert set(engine.answers()) == {mapping("a", "b", "c")}
