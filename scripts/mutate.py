@@ -137,7 +137,7 @@ def summarise(found: dict[str, dict[str, int | None]], equivalent: dict[str, str
 
 
 def markdown(rows: dict) -> str:
-    lines = ["| module | mutants checked | killed | survived | timed out | no test reaches | equivalent | not run | score |",
+    lines = ["| module | mutants checked | killed | survived | timed out | no test reaches | equivalent | not run (unsampled, or out of time) | score |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     total = Counter()
     for module, row in rows.items():
@@ -150,6 +150,18 @@ def markdown(rows: dict) -> str:
     lines.append(f"| all | {checked} | {total['killed']} | {total['survived']} | {total['timeout']} | {total['no tests']} | "
                  f"{total['equivalent']} | {total['not checked']} | {score} |")
     return "\n".join(lines)
+
+
+def by_target(rows: dict, chosen: dict[str, list[str]]) -> dict:
+    """The module rows summed per target (an engine package, the verifier), with the target's score."""
+    totals = {}
+    for target, files in chosen.items():
+        total = Counter()
+        for module in files:
+            total.update({k: v for k, v in rows.get(module, {}).items() if k != "score"})
+        killed = total["killed"] + total["timeout"]
+        totals[target] = dict(total) | {"checked": total["checked"], "score": killed / total["checked"] if total["checked"] else None}
+    return totals
 
 
 def cmd_run(args, config) -> int:
@@ -179,8 +191,11 @@ def cmd_report(args, config, chosen=None) -> int:
     workdir = Path(args.workdir).resolve()
     found = results(workdir, [m for files in chosen.values() for m in files])
     rows = summarise(found, config.get("equivalent", {}))
+    targets = by_target(rows, chosen)
+    print(markdown(targets).replace("| module |", "| target |").replace("| `", "| ").replace("` |", " |"))
+    print()
     print(markdown(rows))
-    (workdir / "report.json").write_text(json.dumps(rows, indent=1))
+    (workdir / "report.json").write_text(json.dumps({"targets": targets, "modules": rows}, indent=1))
     if getattr(args, "survivors", False):
         for codes in found.values():
             for name, code in sorted(codes.items()):

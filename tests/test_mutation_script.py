@@ -36,3 +36,9 @@ def test_the_summary_counts_each_status_and_scores_timeouts_as_killed_and_equiva
     assert only["checked"] == 2 and only["score"] == 0.5
     table = mutate.markdown(mutate.summarise(found, {}))
     assert "| `engines/x.py` | 6 | 2 | 2 | 1 | 1 | 0 | 1 | 50.0% |" in table
+
+
+def test_targets_sum_their_modules():
+    rows = mutate.summarise({"a.py": {"x": 1, "y": 0}, "b.py": {"z": 36, "w": 1}}, {})
+    totals = mutate.by_target(rows, {"engine": ["a.py", "b.py"], "none": []})
+    assert totals["engine"]["checked"] == 4 and totals["engine"]["score"] == 3 / 4 and totals["none"]["score"] is None
