@@ -7,7 +7,8 @@ in forked workers; results stay in the work folder, so a run stopped by ``--time
 stopped. Targets, killing suite, the CI sample and the equivalent mutants are in ``scripts/mutate.toml``.
 
     scripts/mutate.py run [--targets spectra,delta] [--sample N] [--time-limit S]   # measure (resumable)
-    scripts/mutate.py report [--survivors]                                           # table per module
+    scripts/mutate.py run --survivors                                                # after new tests: killed now?
+    scripts/mutate.py report [--survivors]                                           # tables per target and module
     scripts/mutate.py quick                                                          # CI: fixed sample, minimum score
 """
 
@@ -176,6 +177,10 @@ def cmd_run(args, config) -> int:
     wanted = []
     for files in chosen.values():
         for module in files:
+            if args.survivors:  # after new tests: do they kill what survived?
+                wanted += [name for name, code in found[module].items()
+                           if STATUS.get(code) in ("survived", "no tests") and name not in config.get("equivalent", {})]
+                continue
             pool = sample(list(found[module]), args.sample, f"{args.seed}:{module}")
             wanted += [name for name in pool if args.rerun or found[module][name] is None]
     print(f"mutate: {len(wanted)} mutants to run in {len(modules)} modules", file=sys.stderr)
@@ -242,7 +247,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time-limit", type=float, default=None, help="seconds; results so far are kept")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--workdir", default=str(ROOT / ".mutate"))
-    parser.add_argument("--survivors", action="store_true", help="report: print each survivor's diff")
+    parser.add_argument("--survivors", action="store_true",
+                        help="run: run the non-equivalent survivors again; report: print each survivor's diff")
     args = parser.parse_args(argv)
     config = load_config()
     if args.command == "quick" and args.workdir == str(ROOT / ".mutate"):
