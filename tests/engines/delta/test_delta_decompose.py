@@ -160,3 +160,9 @@ def test_cgpm_explain_text_and_json(tmp_path, capsys):
     assert info["class"] == "loosely-connected" and any("window adapter" in n for n in info["notes"])
     assert main(["explain", str(tmp_path / "missing.rq")]) == 2
     assert "missing.rq" in capsys.readouterr().err
+
+
+def test_explain_generic_plan_places_filters_in_its_one_component():
+    info = explain(load("filter-local"), generic=True)
+    assert info["components"][0]["filters"] == ["(?x != ?z)"] and not info["filters_on_full_mappings"]
+    assert info["components"][0]["kind"] == "generic" and info["components"][0]["variables"] == ["?x", "?y", "?z"]

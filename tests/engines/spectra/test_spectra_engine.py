@@ -238,3 +238,9 @@ def test_a_pattern_of_three_variables_all_bound_by_the_others_joins_in_every_arr
     for i, t in enumerate(triples):
         engine.push(event(i, i, t))
     assert set(engine.answers()) == {mapping("a", "b", "c")}
+
+
+def test_an_unknown_reevaluation_mode_is_named_with_the_known_ones():
+    with pytest.raises(ConfigError) as error:
+        SpectraRevEngine(query(CHAIN, "sliding:10:1"), reevaluate="never")
+    assert str(error.value) == "engine 'spectra-rev': reevaluate must be one of on-change, every-instant, not 'never'"
