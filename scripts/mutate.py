@@ -82,6 +82,11 @@ def prepare(workdir: Path, config: dict, modules: list[str], tests: list[str]) -
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source, target)
+    for module in modules:
+        # a plain copy left by a run that did not mutate this module would pass for its mutants: regenerate it
+        copy = workdir / "mutants" / module
+        if copy.is_file() and copy.read_bytes() == (ROOT / module).read_bytes():
+            copy.unlink()
     quoted = lambda items: "[" + ", ".join(json.dumps(i) for i in items) + "]"  # noqa: E731
     settings = (f"\n[tool.mutmut]\nsource_paths = {quoted(SOURCE_PATHS)}\nonly_mutate = {quoted(modules)}\n"
                 f"pytest_add_cli_args_test_selection = {quoted(tests)}\n"
@@ -168,9 +173,12 @@ def by_target(rows: dict, chosen: dict[str, list[str]]) -> dict:
 def cmd_run(args, config) -> int:
     chosen = target_modules(config, args.targets or list(config["targets"]))
     modules = [m for files in chosen.values() for m in files]
+    every_module = [m for files in target_modules(config, list(config["targets"])).values() for m in files]
     workdir = Path(args.workdir).resolve()
     workdir.mkdir(parents=True, exist_ok=True)
-    prepare(workdir, config, modules, killing_suite(config))
+    # every target's modules are mutated in every run (the chosen targets only pick which mutants run), so
+    # the mutated copies never go stale between runs of different targets
+    prepare(workdir, config, every_module, killing_suite(config))
     if mutmut(workdir, config, []) != 0:
         return 1
     found = results(workdir, modules)
