@@ -115,3 +115,12 @@ def test_the_dictionary_counts_holders_and_forgets_a_term_with_its_last_holder()
     assert len(dictionary) == 0
     dictionary.recycle()
     assert sorted(dictionary.encode(term) for term in ("<x>", "<y>", "<z>", "<w>")) == [0, 1, 2, 3]  # all reused
+
+
+def test_a_short_evicted_prefix_is_skipped_not_compacted():
+    """Compaction copies the live entries: it waits for a long evicted prefix so that its cost stays amortised."""
+    timelist = Timelist()
+    for stamp in range(4):
+        timelist.stamp(stamp, stamp)
+    assert timelist.evict_before(3) == [0, 1, 2]
+    assert timelist._head == 3 and len(timelist._stamps) == 4
