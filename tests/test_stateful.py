@@ -7,11 +7,13 @@ failure to the shortest sequence of batches.
 
 from __future__ import annotations
 
+from dataclasses import fields, is_dataclass
+
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from engines.model.stream import DELETE, INSERT, Event, Update, Window
+from engines.model.stream import DELETE, INSERT, Compare, Event, Update, Window
 from engines.registry import get_engine, known_engines
 from oracles.evaluate import answers_over_graph
 from tests.strategies import queries, triples
@@ -23,13 +25,30 @@ UPDATE_ENGINES = [
 ]
 
 
+def orders_terms(expr) -> bool:
+    """Whether a FILTER expression holds an ordering comparison (<, <=, >, >=) anywhere."""
+    if isinstance(expr, Compare) and expr.op in ("<", "<=", ">", ">="):
+        return True
+    if is_dataclass(expr):
+        return any(orders_terms(getattr(expr, f.name)) for f in fields(expr))
+    if isinstance(expr, tuple | list):
+        return any(orders_terms(item) for item in expr)
+    return False
+
+
+def engines_for(query) -> list[str]:
+    """The update engines to compare on ``query``: oxigraph orders IRIs with ``<`` where SPARQL has a type error
+    (tests/engines/test_oxigraph_divergence.py), so it sits out queries with an ordering comparison."""
+    return [name for name in UPDATE_ENGINES if not (name == "oxigraph" and any(map(orders_terms, query.filters)))]
+
+
 class UpdateStreamMachine(RuleBasedStateMachine):
     @initialize(query=queries(Window("unbounded")), static=st.lists(triples, max_size=3))
     def start(self, query, static):
         self.query = query
         self.static = tuple(static)
-        self.engines = {name: get_engine(name)(query, static=self.static) for name in UPDATE_ENGINES}
-        self.held = {name: set() for name in UPDATE_ENGINES}
+        self.engines = {name: get_engine(name)(query, static=self.static) for name in engines_for(query)}
+        self.held = {name: set() for name in self.engines}
         self.graph: set = set()
         self.present: list = []
         self.index = 0
@@ -75,7 +94,9 @@ class UpdateStreamMachine(RuleBasedStateMachine):
 
     @invariant()
     def engines_equal_oracle(self):
-        if not hasattr(self, "query"):
+        # before the first event nothing is reported, static-only answers included: they come with the first
+        # event's delta (DESIGN.md; found by the explore profile, kept in tests/test_found_by_exploration.py)
+        if not hasattr(self, "query") or self.index == 0:
             return
         expected = answers_over_graph(self.query, self.graph | set(self.static), oracle="rdflib")
         for name, held in self.held.items():
