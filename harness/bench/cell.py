@@ -51,22 +51,40 @@ def _progress_writer(path: str | None, done, total: int):
     return write
 
 
-def _timed_pass(engine_cls, query, stream, latencies: list[int]) -> tuple[object, dict]:
-    """Build an engine and feed it every event, appending each push's latency; returns the engine and the loop's totals."""
+def _timed_pass(engine_cls, query, stream, latencies: list[int], options: dict) -> tuple[object, dict]:
+    """Build an engine and feed it every event, appending each event's latency; returns the engine and the loop's totals.
+
+    An engine that takes events in batches (``feed``: external engines) has as latency the time
+    between two consecutive answers, so the latencies still add up to the loop's wall time."""
+    from harness.engines_setup import close_engine, engine_deltas
+
     build_started = time.perf_counter_ns()
-    engine = engine_cls(query, static=stream.static, schema=stream.schema)
+    engine = engine_cls(query, static=stream.static, schema=stream.schema, **options)
     built = time.perf_counter_ns()
     added = removed = 0
     clock = time.perf_counter_ns
     append = latencies.append
     cpu_started = time.process_time_ns()
     loop_started = clock()
-    for event in stream.events:
-        before = clock()
-        delta = engine.push(event)
-        append(clock() - before)
-        added += len(delta.added)
-        removed += len(delta.removed)
+    try:
+        if hasattr(engine, "feed"):
+            before = loop_started
+            for delta in engine_deltas(engine, stream.events):
+                now = clock()
+                append(now - before)
+                before = now
+                added += len(delta.added)
+                removed += len(delta.removed)
+        else:
+            for event in stream.events:
+                before = clock()
+                delta = engine.push(event)
+                append(clock() - before)
+                added += len(delta.added)
+                removed += len(delta.removed)
+    except BaseException:
+        close_engine(engine)
+        raise
     loop_ended = clock()
     cpu_ended = time.process_time_ns()
     return engine, {
@@ -74,6 +92,37 @@ def _timed_pass(engine_cls, query, stream, latencies: list[int]) -> tuple[object
         "cpu_s": (cpu_ended - cpu_started) / 1e9, "added": added, "removed": removed,
         "loop_start_ns": loop_started, "loop_end_ns": loop_ended,
     }
+
+
+def _out_of_process(engine_cls) -> bool:
+    """True for an engine whose work happens in a child process (its RSS and stderr are the child's)."""
+    inner = getattr(engine_cls, "inner", engine_cls)  # behind the window adapter
+    return bool(getattr(inner, "out_of_process", False))
+
+
+class _StderrFile:
+    """Where an external engine's stderr goes during the cell; its tail is kept in the cell's row."""
+
+    LIMIT = 4000
+
+    def __init__(self, engine: str) -> None:
+        import tempfile
+
+        handle, self.path = tempfile.mkstemp(prefix="cgpm-cell-", suffix=".stderr")
+        os.close(handle)
+
+    def tail_and_remove(self) -> str:
+        try:
+            with open(self.path, "rb") as handle:
+                handle.seek(max(0, os.path.getsize(self.path) - self.LIMIT))
+                return handle.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+        finally:
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
 
 
 def _latency_summary(latencies: np.ndarray) -> dict:
@@ -102,25 +151,36 @@ def _time_cell(task: dict, facts: dict) -> dict:
     cell = task["cell"]
     load_started = time.perf_counter()
     query, stream = _load_inputs(cell)
+    from common.errors import CgpmError
+    from harness.engines_setup import close_engine
+
     engine_cls = engine_class_for(engine_class(cell["engine"]), query, stream)
     row = {"load_s": time.perf_counter() - load_started, "events": len(stream.events), "triples": stream.triple_count,
            "engine_module_preloaded": engine_cls.__module__ in facts["modules_at_start"]}
     latencies: list[int] = []
     progress = _progress_writer(task.get("progress_path"), lambda: len(latencies), len(stream.events))
-    sampler = RssSampler(task["rss_hz"], memory_cap_bytes=task["memory_bytes"], progress=progress).start()
+    external = _out_of_process(engine_cls)
+    stderr = _StderrFile(cell["engine"]) if external else None
+    options = {"stderr_path": stderr.path} if stderr else {}
+    sampler = RssSampler(task["rss_hz"], memory_cap_bytes=task["memory_bytes"], progress=progress,
+                         children=external).start()
     totals: dict = {}
     engine = None
     try:
         sampler.arm(task["timeout_s"])
         for _ in range(task["warmup"]):
-            _timed_pass(engine_cls, query, stream, [])
+            close_engine(_timed_pass(engine_cls, query, stream, [], options)[0])
         gc.collect()
         row["rss_base_bytes"] = sampler.rss()
-        engine, totals = _timed_pass(engine_cls, query, stream, latencies)
+        engine, totals = _timed_pass(engine_cls, query, stream, latencies, options)
         sampler.disarm()
         status, error = "ok", ""
     except CellLimit as limit:
         status, error = limit.status, limit.detail
+    except CgpmError as problem:  # an external engine that crashed, hung or broke the protocol: the cell keeps its stderr
+        if stderr is None:
+            raise
+        status, error = "error", str(problem).splitlines()[0]
     finally:
         sampler.stop()
     if progress is not None:
@@ -136,6 +196,11 @@ def _time_cell(task: dict, facts: dict) -> dict:
         row["events_per_s"] = row["events"] / wall
         row["answers"] = int(sum(engine.answers().values()))
         row["stats"] = json.dumps(engine.stats(), sort_keys=True)
+    if engine is not None:
+        close_engine(engine)
+    if stderr is not None:
+        row["engine_stderr"] = stderr.tail_and_remove()
+        row["child_rss_peak_bytes"] = sampler.children_peak
     origin = totals.get("loop_start_ns") or (sampler.series[0][0] if sampler.series else 0)
     rss = [((t - origin) / 1e9, value) for t, value in sampler.series]
     window = [value for t, value in sampler.series if totals and totals["loop_start_ns"] <= t <= totals["loop_end_ns"]]

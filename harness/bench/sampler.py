@@ -1,7 +1,8 @@
 """The cell's own RSS is sampled from a thread at a fixed rate, and the cell is stopped once it passes its time-out or memory cap.
 
 The sampler runs in the measured process (psutil on its own pid, as SPECTRA polled /proc), so a
-sample costs one ``/proc/self/statm`` read; it keeps its own CPU time (``cpu_s``) so every cell
+sample costs one ``/proc/self/statm`` read (with ``children=True``, for an external engine, the
+RSS is the process's plus its children's, whose peak is also kept apart as ``children_peak``); it keeps its own CPU time (``cpu_s``) so every cell
 states the sampler's overhead beside its wall time. Limits are enforced from the same thread:
 when armed and past the deadline or the cap, it signals the main thread once (SIGUSR2), whose
 handler raises ``CellLimit``; the runner's hard deadline stops a process that ignores it (a
@@ -35,13 +36,15 @@ class RssSampler:
     """Samples RSS at ``hz`` (0: no series) into ``series`` as (perf_counter_ns, rss_bytes) and watches the limits."""
 
     def __init__(self, hz: float, *, memory_cap_bytes: int | None = None, progress: Callable[[], None] | None = None,
-                 progress_every_s: float = 0.5):
+                 progress_every_s: float = 0.5, children: bool = False):
         self.hz = hz
         self.interval = 1.0 / hz if hz > 0 else 1.0 / WATCH_HZ
         self.memory_cap_bytes = memory_cap_bytes
         self.series: list[tuple[int, int]] = []
         self.peak = 0
         self.cpu_s = 0.0
+        self.children = children
+        self.children_peak = 0
         self.lifetime_s = 0.0
         self._process = psutil.Process(os.getpid())
         self._stop = threading.Event()
@@ -55,7 +58,17 @@ class RssSampler:
         self._previous_handler = None
 
     def rss(self) -> int:
-        return self._process.memory_info().rss
+        own = self._process.memory_info().rss
+        if not self.children:
+            return own
+        theirs = 0
+        for child in self._process.children(recursive=True):
+            try:
+                theirs += child.memory_info().rss
+            except psutil.Error:  # it exited between the listing and the read
+                pass
+        self.children_peak = max(self.children_peak, theirs)
+        return own + theirs
 
     def start(self) -> RssSampler:
         if threading.current_thread() is threading.main_thread():

@@ -11,12 +11,12 @@ from pathlib import Path
 
 from common.errors import ConfigError
 from harness.commands.common import add_query_arguments, load_inputs, progress_bar
-from harness.engines_setup import build_engine
+from harness.engines_setup import build_engine, close_engine, engine_deltas
 
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("run", help="run one engine over a stream")
-    parser.add_argument("--engine", required=True, help="engine name (see cgpm engines)")
+    parser.add_argument("--engine", required=True, help="engine: a name (see cgpm engines), package.module:Class, or an external engine's .toml descriptor")
     add_query_arguments(parser)
     parser.add_argument("--trace", type=Path, help="write every event's added/removed answers as JSON Lines")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -35,15 +35,16 @@ def _trace_target(path: Path):
 def run(args: argparse.Namespace) -> int:
     query, stream = load_inputs(args)
     engine = build_engine(args.engine, query, stream)
-    trace = _trace_target(args.trace) if args.trace else None
+    name = engine.name
+    trace = None
     added_total = removed_total = 0
     try:
+        trace = _trace_target(args.trace) if args.trace else None
         if trace:
             trace.write(json.dumps({"vars": [v.lstrip("?") for v in query.variables]}) + "\n")
-        bar = progress_bar(len(stream.events), f"{args.engine}")
+        bar = progress_bar(len(stream.events), name)
         started = time.perf_counter()
-        for event in stream.events:
-            delta = engine.push(event)
+        for event, delta in zip(stream.events, engine_deltas(engine, stream.events)):
             added_total += len(delta.added)
             removed_total += len(delta.removed)
             if trace:
@@ -58,19 +59,21 @@ def run(args: argparse.Namespace) -> int:
             trace.close()
             os.replace(trace.name, args.trace)
             trace = None
+        answers, stats = sum(engine.answers().values()), engine.stats()
     finally:
+        close_engine(engine)
         if trace:
             trace.close()
             os.unlink(trace.name)
     summary = {
-        "engine": args.engine, "query": query.name, "window": query.window.spec(), "entailment": query.entailment,
-        "events": len(stream.events), "triples": stream.triple_count, "answers": sum(engine.answers().values()),
-        "added": added_total, "removed": removed_total, "wall_s": round(wall, 6), "stats": engine.stats(),
+        "engine": name, "query": query.name, "window": query.window.spec(), "entailment": query.entailment,
+        "events": len(stream.events), "triples": stream.triple_count, "answers": answers,
+        "added": added_total, "removed": removed_total, "wall_s": round(wall, 6), "stats": stats,
     }
     if args.json:
         print(json.dumps(summary))
     else:
-        print(f"{args.engine} on {query.name} [{query.window.spec()}]: {summary['events']} events, "
+        print(f"{name} on {query.name} [{query.window.spec()}]: {summary['events']} events, "
               f"{summary['triples']} triples, {summary['answers']} answers at the end "
               f"(+{added_total} / -{removed_total} over the stream) in {wall:.3f}s")
     return 0
