@@ -3,7 +3,8 @@
 Descriptors are found on a search path: the in-tree ``engines/external/*.toml`` first, then every
 directory (or file) named in ``CGPM_ENGINE_PATH`` (``os.pathsep``-separated); a name found twice
 keeps its first descriptor. A descriptor can also be given directly as a file path. The command's
-relative paths resolve against ``directory``, itself relative to the descriptor's folder::
+relative paths resolve against ``directory``, itself relative to the descriptor's folder; ``{python}``
+in the command is the harness's own interpreter (for engines written in Python)::
 
     name = "reeval-js"
     command = ["node", "reeval.js"]
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,6 +107,7 @@ def read_descriptor(path: str | Path) -> Descriptor:
         command = [command]
     if not isinstance(command, list) or not command or not all(isinstance(part, str) and part for part in command):
         raise EngineError(f"engine descriptor {path}: 'command' must be a non-empty list of strings")
+    command = [part.replace("{python}", sys.executable) for part in command]
     if "capabilities" not in table:
         raise EngineError(f"engine descriptor {path}: a [capabilities] table is required")
     directory = (path.parent / table.get("directory", ".")).resolve()

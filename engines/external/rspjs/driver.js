@@ -38,7 +38,13 @@ function termKey(term) {
   return term.termType[0] + term.value;
 }
 
+// Comunica qualifies a source's blank nodes by the source (label n1 comes back as bc_0_n1): undo that.
+const SOURCE_BLANK = /^bc_\d+_(.*)$/;
+
 function ntriples(term) {
+  if (term.termType === "BlankNode" && SOURCE_BLANK.test(term.value)) {
+    term = {termType: "BlankNode", value: term.value.replace(SOURCE_BLANK, "$1")};
+  }
   const known = original.get(termKey(term));
   if (known !== undefined) return known;
   if (term.termType === "NamedNode") return `<${term.value}>`;
