@@ -29,6 +29,7 @@ import time
 import weakref
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator
+from itertools import islice
 
 from common.errors import EngineError, EngineFailure, EnvironmentProblem
 from engines.external import wire
@@ -37,6 +38,7 @@ from engines.model.stream import NO_CHANGE, ContinuousQuery, Delta, Event, Mappi
 
 MAX_AHEAD = 8192            # events written before their answers are read
 WRITE_CHUNK = 1 << 18       # bytes handed to the pipe per write
+ENCODE_BATCH = 256          # events encoded in one string
 PIPE_BYTES = 1 << 20        # asked of the kernel for each pipe
 STDERR_TAIL = 2000          # characters of stderr kept in an error report
 
@@ -216,18 +218,18 @@ class ExternalEngine:
                     pass
 
     def _answers(self, pending, in_flight: deque[int], outgoing: bytearray, timeout_s: float) -> Iterator[Delta]:
-        encode, parse = wire.event_line, wire.parse_answer
+        encode, parse = wire.encode_events, wire.parse_answer
         no_change = wire.NO_CHANGE_LINE
         lines = self._lines
         exhausted = False
         while True:
             while not exhausted and len(in_flight) < MAX_AHEAD and len(outgoing) < WRITE_CHUNK:
-                event = next(pending, None)
-                if event is None:
+                batch = list(islice(pending, min(ENCODE_BATCH, MAX_AHEAD - len(in_flight))))
+                if not batch:
                     exhausted = True
                     break
-                outgoing += encode(event)
-                in_flight.append(event.index)
+                outgoing += encode(batch)
+                in_flight.extend([event.index for event in batch])
             if not in_flight:
                 return
             if not lines:
