@@ -10,7 +10,7 @@ place every command turns what the user typed into an engine class.
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
+from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -59,7 +59,7 @@ def _load(target: str, name: str) -> type:
         raise EngineError(f"engine {name!r} could not be loaded from {target}: {error}") from error
 
 
-@lru_cache(maxsize=None)
+@cache
 def _external_class(path: Path, modified_ns: int) -> type:
     from engines.external import external_engine_class, read_descriptor
 

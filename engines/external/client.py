@@ -15,8 +15,11 @@ kept in a file (``stderr_path``) for the run to keep with its cell.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
+import signal
+import sys
 
 try:
     import fcntl
@@ -41,6 +44,26 @@ WRITE_CHUNK = 1 << 18       # bytes handed to the pipe per write
 ENCODE_BATCH = 256          # events encoded in one string
 PIPE_BYTES = 1 << 20        # asked of the kernel for each pipe
 STDERR_TAIL = 2000          # characters of stderr kept in an error report
+
+
+def _die_with_parent():
+    """In the child, before exec: the kernel kills it when the process that started it dies (Linux), so a cell killed
+    at its hard deadline leaves no engine behind. Elsewhere ``close`` and the finalizer are all there is."""
+    if _LIBC is not None:
+        _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def _load_libc():
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return None
+
+
+PR_SET_PDEATHSIG = 1
+_LIBC = _load_libc()
 
 
 def _terminate(process: subprocess.Popen) -> None:
@@ -73,7 +96,7 @@ class ExternalEngine:
         try:
             self.process = subprocess.Popen(
                 list(descriptor.command), cwd=descriptor.directory, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=self._stderr, bufsize=0, start_new_session=True,
+                stderr=self._stderr, bufsize=0, start_new_session=True, preexec_fn=_die_with_parent,
             )
         except OSError as error:
             self._stderr.close()

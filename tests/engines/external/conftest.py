@@ -12,12 +12,11 @@ HERE = Path(__file__).resolve().parent
 
 def write_descriptor(folder: Path, mode: str, at: int = 2, name: str = "misbehaving", **settings) -> Path:
     command = ", ".join(f'"{part}"' for part in [sys.executable, str(HERE / "misbehaving.py"), mode, str(at)])
+    settings = {"event_timeout_s": 1.5, "startup_timeout_s": 1.5, **settings}
     extra = "\n".join(f"{key} = {value!r}" for key, value in settings.items())
     path = folder / f"{name}-{mode}.toml"
     path.write_text(f"""name = "{name}"
 command = [{command}]
-event_timeout_s = 1.5
-startup_timeout_s = 1.5
 {extra}
 
 [capabilities]

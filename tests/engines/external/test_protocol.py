@@ -147,3 +147,31 @@ def test_one_resolver_for_names_classes_and_descriptors(capsys, tmp_path):
         assert main([command, "--engine", reference, *common, "--no-reproducer"][: None if command == "verify" else -1]) == 0
         names.append(json.loads(capsys.readouterr().out)["engine"])
     assert names == ["delta+window"] * 4
+
+
+def test_the_child_dies_with_the_process_that_started_it(descriptor):
+    """A cell killed at its hard deadline (SIGKILL, no clean-up) leaves no engine process behind."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import psutil
+
+    script = (f"from tests.engines.external.test_protocol import QUERY, STREAM\n"
+              f"from harness.engines_setup import build_engine\n"
+              f"engine = build_engine({str(descriptor('hang', event_timeout_s=600.0))!r}, QUERY, STREAM)\n"
+              f"engine.push(STREAM.events[0]); engine.push(STREAM.events[1])\n"
+              f"print(engine.child_pid, flush=True)\n"
+              f"engine.push(STREAM.events[2])\n")  # the child sleeps and reads nothing more: only the kernel can end it
+    owner = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                             cwd=Path(__file__).resolve().parents[3])
+    child = int(owner.stdout.readline())
+    assert psutil.pid_exists(child)
+    os.kill(owner.pid, signal.SIGKILL)
+    owner.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and psutil.pid_exists(child) and psutil.Process(child).status() != "zombie":
+        time.sleep(0.05)
+    assert not psutil.pid_exists(child) or psutil.Process(child).status() == "zombie"
