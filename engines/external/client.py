@@ -88,6 +88,9 @@ class ExternalEngine:
             raise EnvironmentProblem(reason)
         self.query = query
         self.width = len(query.variables)
+        # a stderr file of our own is removed at close unless the engine failed, when the error message points to it
+        self._own_stderr = stderr_path is None
+        self._failed = False
         if stderr_path is None:
             handle, stderr_path = tempfile.mkstemp(prefix=f"cgpm-{descriptor.name}-", suffix=".stderr")
             os.close(handle)
@@ -115,8 +118,7 @@ class ExternalEngine:
         self.child_pid = self.process.pid
         self._hello(descriptor)
         self._exchange(wire.start_message(query, tuple(static), tuple(schema), options), descriptor.startup_timeout_s)
-        ready = self._message(self._next_line(descriptor.startup_timeout_s, "its answer to start"), "ready")
-        del ready
+        self._message(self._next_line(descriptor.startup_timeout_s, "its answer to start"), "ready")
 
     # ---------------------------------------------------------------- start-up
 
@@ -124,7 +126,10 @@ class ExternalEngine:
         hello = self._message(self._next_line(descriptor.startup_timeout_s, "its hello"), "hello")
         if hello.get("protocol") != wire.PROTOCOL_VERSION:
             self._fail(f"speaks protocol {hello.get('protocol')!r}, the harness speaks {wire.PROTOCOL_VERSION}")
-        declared = capabilities_from(hello.get("capabilities"), f"external engine {self.name!r} hello")
+        try:
+            declared = capabilities_from(hello.get("capabilities"), "its hello")
+        except EngineError as problem:
+            self._fail(f"wrote a malformed hello: {problem}")
         if declared != descriptor.capabilities:
             self._fail(f"declares capabilities {declared.as_json()} at start-up, but its descriptor "
                        f"{descriptor.path} says {descriptor.capabilities.as_json()}")
@@ -146,6 +151,7 @@ class ExternalEngine:
 
     def _fail(self, what: str) -> None:
         """Stop the child and raise one line: what happened, and the last line it wrote to stderr."""
+        self._failed = True
         self.close(kill=True)
         tail = self.stderr_tail().strip().splitlines()
         last = f"; its stderr ends: {tail[-1][:300]}" if tail else ""
@@ -174,7 +180,7 @@ class ExternalEngine:
             self._buffer = bytearray(rest)
         return True
 
-    def _wait(self, outgoing: bytearray, timeout_s: float, awaiting: str) -> None:
+    def _wait(self, outgoing: bytearray, timeout_s: float, awaiting: str, limit_s: float | None = None) -> None:
         """Write some of ``outgoing`` and read what is there, waiting at most ``timeout_s`` for either to move."""
         events = selectors.EVENT_READ
         self._selector.register(self._out, events)
@@ -187,7 +193,7 @@ class ExternalEngine:
             if outgoing:
                 self._selector.unregister(self._in)
         if not ready:
-            self._fail(f"sent nothing for {timeout_s:g}s while {awaiting} was owed (hung?); it was killed")
+            self._fail(f"sent nothing for {limit_s or timeout_s:g}s while {awaiting} was owed (hung?); it was killed")
         for key, _ in ready:
             if key.fd == self._in:
                 try:
@@ -213,14 +219,14 @@ class ExternalEngine:
         outgoing = outgoing if outgoing is not None else bytearray()
         deadline = time.monotonic() + timeout_s
         while not self._lines:
-            self._wait(outgoing, max(0.0, deadline - time.monotonic()), awaiting)
+            self._wait(outgoing, max(0.0, deadline - time.monotonic()), awaiting, timeout_s)
         return self._lines.popleft()
 
     def _exchange(self, message: bytes, timeout_s: float) -> None:
         outgoing = bytearray(message)
         deadline = time.monotonic() + timeout_s
         while outgoing:
-            self._wait(outgoing, max(0.0, deadline - time.monotonic()), "reading its start message")
+            self._wait(outgoing, max(0.0, deadline - time.monotonic()), "reading its start message", timeout_s)
 
     # ---------------------------------------------------------------- the engine protocol
 
@@ -310,6 +316,11 @@ class ExternalEngine:
         self._finalizer()
         self._selector.close()
         self._stderr.close()
+        if self._own_stderr and not self._failed:
+            try:
+                os.unlink(self.stderr_path)
+            except OSError:
+                pass
 
     def __enter__(self):
         return self
