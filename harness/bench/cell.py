@@ -200,7 +200,10 @@ def _time_cell(task: dict, facts: dict) -> dict:
         close_engine(engine)
     if stderr is not None:
         row["engine_stderr"] = stderr.tail_and_remove()
-        row["child_rss_peak_bytes"] = sampler.children_peak
+        # the feed loop's samples only: a child being forked copies this process's pages for a moment
+        in_loop = [value for t, value in sampler.children_series
+                   if totals and totals["loop_start_ns"] <= t <= totals["loop_end_ns"]]
+        row["child_rss_peak_bytes"] = max(in_loop) if in_loop else sampler.children_peak
     origin = totals.get("loop_start_ns") or (sampler.series[0][0] if sampler.series else 0)
     rss = [((t - origin) / 1e9, value) for t, value in sampler.series]
     window = [value for t, value in sampler.series if totals and totals["loop_start_ns"] <= t <= totals["loop_end_ns"]]

@@ -45,6 +45,8 @@ class RssSampler:
         self.cpu_s = 0.0
         self.children = children
         self.children_peak = 0
+        self.children_series: list[tuple[int, int]] = []  # (perf_counter_ns, the children's RSS) with children=True
+        self._children_rss = 0
         self.lifetime_s = 0.0
         self._process = psutil.Process(os.getpid())
         self._stop = threading.Event()
@@ -68,6 +70,7 @@ class RssSampler:
             except psutil.Error:  # it exited between the listing and the read
                 pass
         self.children_peak = max(self.children_peak, theirs)
+        self._children_rss = theirs
         return own + theirs
 
     def start(self) -> RssSampler:
@@ -115,6 +118,8 @@ class RssSampler:
             rss = self.rss()
             if keep_series:
                 self.series.append((now, rss))
+                if self.children:
+                    self.children_series.append((now, self._children_rss))
             if rss > self.peak:
                 self.peak = rss
             if self._armed:

@@ -130,11 +130,8 @@ async function drain() {
   if (busy) return;
   busy = true;
   try {
-    const out = [];
-    while (queue.length) {
-      out.push(await onLine(queue.shift()));
-      if (out.length >= 64 || !queue.length) { process.stdout.write(out.join("\n") + "\n"); out.length = 0; }
-    }
+    // each answer is written as soon as it is known: an evaluation takes milliseconds, a write microseconds
+    while (queue.length) process.stdout.write(await onLine(queue.shift()) + "\n");
   } catch (error) {
     send({type: "error", message: String(error && error.message || error)});
     process.exit(1);
