@@ -105,7 +105,7 @@ class _StderrFile:
 
     LIMIT = 4000
 
-    def __init__(self, engine: str) -> None:
+    def __init__(self) -> None:
         import tempfile
 
         handle, self.path = tempfile.mkstemp(prefix="cgpm-cell-", suffix=".stderr")
@@ -145,22 +145,20 @@ def _public(facts: dict) -> dict:
 
 
 def _time_cell(task: dict, facts: dict) -> dict:
+    from common.errors import EngineFailure, EnvironmentProblem
     from harness.bench.matrix import engine_class
-    from harness.engines_setup import engine_class_for
+    from harness.engines_setup import close_engine, engine_class_for
 
     cell = task["cell"]
     load_started = time.perf_counter()
     query, stream = _load_inputs(cell)
-    from common.errors import CgpmError
-    from harness.engines_setup import close_engine
-
     engine_cls = engine_class_for(engine_class(cell["engine"]), query, stream)
     row = {"load_s": time.perf_counter() - load_started, "events": len(stream.events), "triples": stream.triple_count,
            "engine_module_preloaded": engine_cls.__module__ in facts["modules_at_start"]}
     latencies: list[int] = []
     progress = _progress_writer(task.get("progress_path"), lambda: len(latencies), len(stream.events))
     external = _out_of_process(engine_cls)
-    stderr = _StderrFile(cell["engine"]) if external else None
+    stderr = _StderrFile() if external else None
     options = {"stderr_path": stderr.path} if stderr else {}
     sampler = RssSampler(task["rss_hz"], memory_cap_bytes=task["memory_bytes"], progress=progress,
                          children=external).start()
@@ -177,7 +175,8 @@ def _time_cell(task: dict, facts: dict) -> dict:
         status, error = "ok", ""
     except CellLimit as limit:
         status, error = limit.status, limit.detail
-    except CgpmError as problem:  # an external engine that crashed, hung or broke the protocol: the cell keeps its stderr
+    except (EngineFailure, EnvironmentProblem) as problem:
+        # an external engine that crashed, hung, broke the protocol or is not installed: the cell keeps its stderr
         if stderr is None:
             raise
         status, error = "error", str(problem).splitlines()[0]
