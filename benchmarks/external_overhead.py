@@ -7,13 +7,15 @@ triple). Pairs: ``scan`` in-process against ``scan`` served by ``engines.externa
 Python code behind the protocol) and against ``scan-js`` (the same work in Node); ``reeval``
 against ``reeval`` served. Repetitions alternate the engines of a pair; each repetition builds a
 fresh engine (child started and past its hello before the clock starts) and times the feed loop
-only. Prints per-event medians with their IQR, the added cost per event (protocol minus in-process)
-and the ratio, as a Markdown table.
+only. Prints per-event medians with their IQR, the added cost per event (protocol minus in-process),
+the ratio, and the harness process's own CPU time per event (the child's runs beside it, on the
+other core when there is a free one), as a Markdown table.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -44,14 +46,15 @@ def one_triple_events(stream: Stream, count: int) -> Stream:
     return Stream(tuple(events), stream.static, stream.schema, stream.provenance)
 
 
-def time_once(reference: str, query, stream: Stream) -> float:
-    """Seconds per event of one feed loop over a fresh engine."""
+def time_once(reference: str, query, stream: Stream) -> tuple[float, float]:
+    """Wall and this process's CPU seconds per event of one feed loop over a fresh engine."""
     engine = build_engine(reference, query, stream)
     try:
-        started = time.perf_counter()
+        cpu_started, started = time.process_time(), time.perf_counter()
         for _ in engine_deltas(engine, stream.events):
             pass
-        return (time.perf_counter() - started) / len(stream.events)
+        wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+        return wall / len(stream.events), cpu / len(stream.events)
     finally:
         close_engine(engine)
 
@@ -74,16 +77,21 @@ def main() -> int:
     print(f"{len(stream.events)} one-triple events of {args.stream.name}, {query.name} [{query.window.spec()}], "
           f"{args.repetitions} repetitions, engines alternating\n")
     print("| in-process | through the protocol | in-process µs/event (IQR) | protocol µs/event (IQR) "
-          "| added µs/event | ratio |")
-    print("|---|---|---|---|---|---|")
+          "| added µs/event | ratio | harness CPU µs/event, in-process / protocol |")
+    print("|---|---|---|---|---|---|---|")
     for local, external, label in PAIRS:
-        times: dict[str, list[float]] = {local: [], external: []}
+        wall: dict[str, list[float]] = {local: [], external: []}
+        cpu: dict[str, list[float]] = {local: [], external: []}
         for _ in range(args.repetitions):
             for reference in (local, external):
-                times[reference].append(time_once(reference, query, stream) * 1e6)
-        a, b = quartiles(times[local]), quartiles(times[external])
+                seconds, cpu_seconds = time_once(reference, query, stream)
+                wall[reference].append(seconds * 1e6)
+                cpu[reference].append(cpu_seconds * 1e6)
+        a, b = quartiles(wall[local]), quartiles(wall[external])
         print(f"| {local} | {label} | {a[1]:.2f} ({a[0]:.2f}-{a[2]:.2f}) | {b[1]:.2f} ({b[0]:.2f}-{b[2]:.2f}) "
-              f"| {b[1] - a[1]:.2f} | {b[1] / a[1]:.2f} |")
+              f"| {b[1] - a[1]:.2f} | {b[1] / a[1]:.2f} "
+              f"| {statistics.median(cpu[local]):.2f} / {statistics.median(cpu[external]):.2f} |")
+    print(f"\nload average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     return 0
 
 

@@ -49,12 +49,7 @@ def build_engine(reference: str | type, query: ContinuousQuery, stream: Stream, 
 def engine_deltas(engine, events: Iterable[Event]) -> Iterator[Delta]:
     """Each event's Delta in order: ``engine.feed(events)`` when the engine batches, else one ``push`` per event."""
     feed = getattr(engine, "feed", None)
-    if feed is not None:
-        yield from feed(events)
-        return
-    push = engine.push
-    for event in events:
-        yield push(event)
+    return feed(events) if feed is not None else map(engine.push, events)
 
 
 def close_engine(engine) -> None:

@@ -176,7 +176,7 @@ class ExternalEngine:
         self._buffer += chunk
         if b"\n" in chunk:
             *complete, rest = self._buffer.split(b"\n")
-            self._lines.extend(line + b"\n" for line in complete)
+            self._lines.extend(complete)
             self._buffer = bytearray(rest)
         return True
 
@@ -234,10 +234,10 @@ class ExternalEngine:
         """Each event's Delta, in order, with up to MAX_AHEAD events in flight."""
         if self._closed:
             raise EngineFailure(f"external engine {self.name!r} was used after it stopped")
+        return self._fed(iter(events), deque(), bytearray())
+
+    def _fed(self, pending, in_flight: deque[int], outgoing: bytearray) -> Iterator[Delta]:
         timeout_s = self.descriptor.event_timeout_s
-        in_flight: deque[int] = deque()
-        outgoing = bytearray()
-        pending = iter(events)
         try:
             yield from self._answers(pending, in_flight, outgoing, timeout_s)
         finally:

@@ -31,7 +31,7 @@ from engines.model.sparql_text import expression_text, select_all_text, sparql_v
 from engines.model.stream import ContinuousQuery, Delta, Event, Triple
 
 PROTOCOL_VERSION = 1
-NO_CHANGE_LINE = b"[]\n"
+NO_CHANGE_LINE = b"[]"  # an answer line as the client splits it, without its newline
 
 
 def expression_json(expr) -> object:
