@@ -23,6 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import psutil  # noqa: E402
+
 from engines.model.query import load_query  # noqa: E402
 from engines.model.stream import Event, Stream  # noqa: E402
 from harness.engines_setup import build_engine, close_engine, engine_deltas  # noqa: E402
@@ -46,15 +48,26 @@ def one_triple_events(stream: Stream, count: int) -> Stream:
     return Stream(tuple(events), stream.static, stream.schema, stream.provenance)
 
 
-def time_once(reference: str, query, stream: Stream) -> tuple[float, float]:
-    """Wall and this process's CPU seconds per event of one feed loop over a fresh engine."""
+def _child_cpu(engine) -> float:
+    pid = getattr(engine, "child_pid", None)
+    if pid is None:
+        return 0.0
+    times = psutil.Process(pid).cpu_times()
+    return times.user + times.system
+
+
+def time_once(reference: str, query, stream: Stream) -> tuple[float, float, float]:
+    """Wall, this process's CPU and the child's CPU seconds per event of one feed loop over a fresh engine."""
     engine = build_engine(reference, query, stream)
     try:
+        child_started = _child_cpu(engine)
         cpu_started, started = time.process_time(), time.perf_counter()
         for _ in engine_deltas(engine, stream.events):
             pass
         wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
-        return wall / len(stream.events), cpu / len(stream.events)
+        child = _child_cpu(engine) - child_started
+        count = len(stream.events)
+        return wall / count, cpu / count, child / count
     finally:
         close_engine(engine)
 
@@ -77,20 +90,24 @@ def main() -> int:
     print(f"{len(stream.events)} one-triple events of {args.stream.name}, {query.name} [{query.window.spec()}], "
           f"{args.repetitions} repetitions, engines alternating\n")
     print("| in-process | through the protocol | in-process µs/event (IQR) | protocol µs/event (IQR) "
-          "| added µs/event | ratio | harness CPU µs/event, in-process / protocol |")
+          "| added µs/event | ratio | CPU µs/event: in-process / protocol, harness + child |")
     print("|---|---|---|---|---|---|---|")
     for local, external, label in PAIRS:
         wall: dict[str, list[float]] = {local: [], external: []}
         cpu: dict[str, list[float]] = {local: [], external: []}
+        child: list[float] = []
         for _ in range(args.repetitions):
             for reference in (local, external):
-                seconds, cpu_seconds = time_once(reference, query, stream)
+                seconds, cpu_seconds, child_seconds = time_once(reference, query, stream)
                 wall[reference].append(seconds * 1e6)
                 cpu[reference].append(cpu_seconds * 1e6)
+                if reference == external:
+                    child.append(child_seconds * 1e6)
         a, b = quartiles(wall[local]), quartiles(wall[external])
         print(f"| {local} | {label} | {a[1]:.2f} ({a[0]:.2f}-{a[2]:.2f}) | {b[1]:.2f} ({b[0]:.2f}-{b[2]:.2f}) "
               f"| {b[1] - a[1]:.2f} | {b[1] / a[1]:.2f} "
-              f"| {statistics.median(cpu[local]):.2f} / {statistics.median(cpu[external]):.2f} |")
+              f"| {statistics.median(cpu[local]):.2f} / {statistics.median(cpu[external]):.2f} + "
+              f"{statistics.median(child):.2f} |")
     print(f"\nload average at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     return 0
 
