@@ -13,6 +13,8 @@ stream unless ``types_in=static``.
 from __future__ import annotations
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from generators.bsbm.draws import bucket, normal_range, random_int, uniform
 from generators.bsbm.model import (
@@ -30,18 +32,18 @@ from generators.bsbm.rdf import (
     COUNTRY,
     DC,
     FOAF,
+    INST,
     RDF_TYPE,
     RDFS_SUBCLASS,
     STANDARDIZATION_INSTITUTION,
     XSD,
     feature_iri,
     producer_iri,
-    product_iri,
     type_iri,
     vendor_iri,
 )
 
-CHUNK = 4096  # products drawn together
+CHUNK = 20_000  # products made together
 
 
 def schema_ntriples(plan: Plan) -> str:
@@ -79,56 +81,99 @@ def _numeric_properties(seed: int, products: np.ndarray) -> np.ndarray:
     return np.where(present, values, 0)
 
 
-def _features(plan: Plan, product: int, chain: list[int]) -> np.ndarray:
-    """Each feature of the product's leaf and ancestors (not the root, which has none), kept with probability 0.25."""
+def _lines(subjects: pa.Array, predicate: str, objects) -> pa.Array:
+    return pc.binary_join_element_wise(subjects, pa.scalar(f" {predicate} "), objects, pa.scalar(" ."), "")
+
+
+def _iris(prefix: str, numbers: np.ndarray, infix: str = "", second: np.ndarray | None = None) -> pa.Array:
+    parts = [prefix, pc.cast(pa.array(numbers), pa.string())]
+    if second is not None:
+        parts += [infix, pc.cast(pa.array(second), pa.string())]
+    return pc.binary_join_element_wise(*parts, ">", "")
+
+
+def _features(plan: Plan, products: np.ndarray, chains: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(product row, feature) of each feature kept for a product: every feature of its leaf, then of each
+    ancestor below the root, kept with probability 0.25 (BSBM's ``true25``)."""
     types = plan.types
-    candidates = np.concatenate([np.arange(types.first_feature[t], types.last_feature[t] + 1) for t in chain])
-    return candidates[uniform(plan.seed, "product_feature", np.full(len(candidates), product), candidates) < 0.25]
+    rows, features = [], []
+    for level in range(chains.shape[1] - 1):  # the root (last column) has no features
+        first, last = types.first_feature[chains[:, level]], types.last_feature[chains[:, level]]
+        counts = last - first + 1
+        rows.append(np.repeat(np.arange(len(products)), counts))
+        starts = np.cumsum(counts) - counts
+        features.append(np.arange(counts.sum()) - np.repeat(starts, counts) + np.repeat(first, counts))
+    rows, features = np.concatenate(rows), np.concatenate(features)
+    order = np.argsort(rows, kind="stable")  # per product: the leaf's features, then its parent's, ...
+    rows, features = rows[order], features[order]
+    kept = uniform(plan.seed, "product_feature", products[rows], features) < 0.25
+    return rows[kept], features[kept]
 
 
-def _products(plan: Plan, first: int, last: int, closed: bool, with_types: bool) -> list[str]:
+def _products(plan: Plan, first: int, last: int, closed: bool, with_types: bool) -> pa.Array:
+    """The N-Triples lines of producers whose first product is in ``first..last`` and of those products, in BSBM's order."""
     seed = plan.seed
     products = np.arange(first, last + 1, dtype=np.int64)
-    chains = np.stack(plan.types.ancestors(product_leaf(plan, products)), axis=1)  # leaf .. root
-    numeric = _numeric_properties(seed, products)
-    dates = _dates(seed, "product_date", products, PRODUCT_DATES)
     producers = owner(plan.producer_bounds, products)
-    lines: list[str] = []
-    for row, product in enumerate(products.tolist()):
-        producer = producer_iri(producers[row])
-        subject = product_iri(product, producers[row])
-        lines.append(f"{subject} {RDF_TYPE} <{BSBM}Product> .")
-        if with_types:
-            lines.extend(f"{subject} {RDF_TYPE} {type_iri(t)} ." for t in (chains[row] if closed else chains[row, :1]))
-        lines.append(f"{subject} <{BSBM}producer> {producer} .")
-        lines.extend(f'{subject} <{BSBM}productPropertyNumeric{k + 1}> "{value}"^^<{XSD}integer> .'
-                     for k, value in enumerate(numeric[row].tolist()) if value)
-        lines.extend(f"{subject} <{BSBM}productFeature> {feature_iri(f)} ." for f in _features(plan, product, chains[row, :-1]))
-        lines.append(f"{subject} <{DC}publisher> {producer} .")
-        lines.append(f"{subject} <{DC}date> {dates[row]} .")
-    return lines
+    subjects = _iris(f"<{INST}dataFromProducer", producers, "/Product", products)
+    producer_objects = _iris(f"<{INST}dataFromProducer", producers, "/Producer", producers)
+    chains = np.stack(plan.types.ancestors(product_leaf(plan, products)), axis=1)  # leaf .. root
+    rows = np.arange(len(products))
+    parts: list[tuple[np.ndarray, pa.Array]] = [(rows, _lines(subjects, RDF_TYPE, f"<{BSBM}Product>"))]
+    if with_types:
+        for level in range(chains.shape[1] if closed else 1):
+            parts.append((rows, _lines(subjects, RDF_TYPE, _iris(f"<{INST}ProductType", chains[:, level]))))
+    parts.append((rows, _lines(subjects, f"<{BSBM}producer>", producer_objects)))
+    numeric = _numeric_properties(seed, products)
+    for k in range(6):
+        present = numeric[:, k] > 0
+        values = pc.cast(pa.array(numeric[present, k]), pa.string())
+        objects = pc.binary_join_element_wise('"', values, f'"^^<{XSD}integer>', "")
+        parts.append((rows[present], _lines(subjects.filter(pa.array(present)), f"<{BSBM}productPropertyNumeric{k + 1}>", objects)))
+    feature_rows, features = _features(plan, products, chains)
+    parts.append((feature_rows, _lines(pc.take(subjects, pa.array(feature_rows)), f"<{BSBM}productFeature>",
+                                       _iris(f"<{INST}ProductFeature", features))))
+    parts.append((rows, _lines(subjects, f"<{DC}publisher>", producer_objects)))
+    parts.append((rows, _lines(subjects, f"<{DC}date>", pa.array(_dates(seed, "product_date", products, PRODUCT_DATES)))))
+    # each producer's own lines come just before its first product's
+    starting = np.flatnonzero(np.isin(products, plan.producer_bounds[:-1] + 1))
+    numbers = producers[starting]
+    countries = country_codes(seed, "producer_country", numbers)
+    dates = _dates(seed, "producer_date", numbers, PRODUCER_DATES)
+    agents = [line for p, country, date in zip(numbers.tolist(), countries, dates)
+              for line in _agent(producer_iri(p), "Producer", f"http://www.Producer{p}.com/", country, date)]
+    parts.append((np.repeat(starting, 5) - 0.5, pa.array(agents, pa.string())))
+    keys = np.concatenate([key.astype(np.float64) for key, _ in parts])
+    order = np.argsort(keys, kind="stable")
+    return pc.take(pa.concat_arrays([lines.cast(pa.string()) for _, lines in parts]), pa.array(order))
 
 
 def static_ntriples(plan: Plan, *, closed: bool = False, with_types: bool = False) -> str:
     seed, types = plan.seed, plan.types
     lines: list[str] = []
+    chunks: list[str] = []
     type_numbers = np.arange(1, types.count + 1)
     for t, date in zip(type_numbers.tolist(), _dates(seed, "type_date", type_numbers, TYPE_DATES)):
         lines += _described(type_iri(t), "ProductType", STANDARDIZATION_INSTITUTION, date)
     features = np.arange(1, types.features + 1)
     for f, date in zip(features.tolist(), _dates(seed, "feature_date", features, TYPE_DATES)):
         lines += _described(feature_iri(f), "ProductFeature", STANDARDIZATION_INSTITUTION, date)
-    producers = np.arange(1, plan.producers + 1)
-    countries = country_codes(seed, "producer_country", producers)
-    dates = _dates(seed, "producer_date", producers, PRODUCER_DATES)
-    for p in producers.tolist():
-        lines += _agent(producer_iri(p), "Producer", f"http://www.Producer{p}.com/", countries[p - 1], dates[p - 1])
-        first, last = int(plan.producer_bounds[p - 1]) + 1, int(plan.producer_bounds[p])
-        for start in range(first, last + 1, CHUNK):
-            lines += _products(plan, start, min(last, start + CHUNK - 1), closed, with_types)
+    chunks.append("\n".join(lines) + "\n")
+    lines = []
+    for start in range(1, plan.products + 1, CHUNK):
+        chunks.append(_text(_products(plan, start, min(plan.products, start + CHUNK - 1), closed, with_types)))
     vendors = np.arange(1, plan.vendors + 1)
     countries = country_codes(seed, "vendor_country", vendors)
     dates = _dates(seed, "vendor_date", vendors, VENDOR_DATES)
     for v in vendors.tolist():
         lines += _agent(vendor_iri(v), "Vendor", f"http://www.vendor{v}.com/", countries[v - 1], dates[v - 1])
-    return "\n".join(lines) + "\n"
+    chunks.append("\n".join(lines) + "\n")
+    return "".join(chunks)
+
+
+def _text(lines: pa.Array) -> str:
+    """The lines as one newline-terminated text, joined by Arrow (no Python string per line)."""
+    lines = lines.cast(pa.large_string())
+    one_list = pa.LargeListArray.from_arrays(pa.array([0, len(lines)], pa.int64()), lines)
+    joined = pc.binary_join(one_list, pa.scalar("\n", pa.large_string()))
+    return joined[0].as_py() + "\n"
