@@ -36,10 +36,6 @@ def type_iri(number) -> str:
     return f"<{INST}ProductType{number}>"
 
 
-def product_iri(product, producer) -> str:
-    return f"<{INST}dataFromProducer{producer}/Product{product}>"
-
-
 def producer_iri(producer) -> str:
     return f"<{INST}dataFromProducer{producer}/Producer{producer}>"
 
