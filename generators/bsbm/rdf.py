@@ -57,8 +57,12 @@ def _integer(values: np.ndarray) -> pa.Array:
 
 
 def _days(days: np.ndarray) -> pa.Array:
-    """``YYYY-MM-DD`` of days since the epoch."""
-    return pc.strftime(pa.array(days.astype("datetime64[D]")), format="%Y-%m-%d")
+    """``YYYY-MM-DD`` of days since the epoch, looked up in the few hundred days the offers span."""
+    if not len(days):
+        return pa.array([], pa.string())
+    first = int(days.min())
+    names = np.arange(first, int(days.max()) + 1).astype("datetime64[D]").astype(str)
+    return pc.take(pa.array(names, pa.string()), pa.array(days - first))
 
 
 def date_literals(days: np.ndarray) -> pa.Array:

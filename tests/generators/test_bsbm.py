@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
 from collections import Counter
 from importlib import resources
@@ -153,6 +154,10 @@ def test_static_graph_and_stats(tmp_path):
     assert (info["products"], info["product_types"]["count"], info["triples_per_offer"]) == (100, 21, 11)
     stats = stream_stats(tmp_path / "s")
     assert stats["events"] == 2_000 and stats["classes"][f"{BSBM}Offer"] == 2_000
+    # pinned: any change to the rows or the static graph must be deliberate (and bump the generator version)
+    assert stats["sha256"] == "1e3df6a6518001e6cd7015b9706aeae54c1972e56ab309548534da7797813fae"
+    static_text = (tmp_path / "s" / "static.nt").read_bytes()
+    assert hashlib.sha256(static_text).hexdigest() == "3dc34b6e5192c378b0497157f68419017ef6e84f8359a67b63b626c37f01f15c"
     assert all(stats["predicates"][f"{BSBM}{name}"] == 2_000 for name in ("product", "vendor", "price", "validFrom"))
     stream = read_stream(tmp_path / "s")
     static = Counter((p, o) for _, p, o in stream.static if p in (RDF_TYPE, f"<{BSBM}country>"))
