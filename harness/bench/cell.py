@@ -195,18 +195,19 @@ def _time_cell(task: dict, facts: dict) -> dict:
         row["events_per_s"] = row["events"] / wall
         row["answers"] = int(sum(engine.answers().values()))
         row["stats"] = json.dumps(engine.stats(), sort_keys=True)
+    end_rss = sampler.rss() if status == "ok" else sampler.peak  # before close: an external engine's child counts
     if engine is not None:
         close_engine(engine)
     if stderr is not None:
         row["engine_stderr"] = stderr.tail_and_remove()
-        # the feed loop's samples only: a child being forked copies this process's pages for a moment
+        # the feed loop's samples and the end only: a child being forked copies this process's pages for a moment
         in_loop = [value for t, value in sampler.children_series
                    if totals and totals["loop_start_ns"] <= t <= totals["loop_end_ns"]]
-        row["child_rss_peak_bytes"] = max(in_loop) if in_loop else sampler.children_peak
+        row["child_rss_peak_bytes"] = max([*in_loop, sampler.children_last if status == "ok" else 0])
     origin = totals.get("loop_start_ns") or (sampler.series[0][0] if sampler.series else 0)
     rss = [((t - origin) / 1e9, value) for t, value in sampler.series]
     window = [value for t, value in sampler.series if totals and totals["loop_start_ns"] <= t <= totals["loop_end_ns"]]
-    row["rss_peak_bytes"] = max([*window, sampler.rss() if status == "ok" else sampler.peak, row.get("rss_base_bytes", 0)])
+    row["rss_peak_bytes"] = max([*window, end_rss, row.get("rss_base_bytes", 0)])
     row["rss_samples"] = len(sampler.series)
     row["sampler_hz"] = task["rss_hz"]
     row["sampler_cpu_s"] = sampler.cpu_s

@@ -46,7 +46,7 @@ class RssSampler:
         self.children = children
         self.children_peak = 0
         self.children_series: list[tuple[int, int]] = []  # (perf_counter_ns, the children's RSS) with children=True
-        self._children_rss = 0
+        self.children_last = 0  # the children's RSS at the latest sample or rss() call
         self.lifetime_s = 0.0
         self._process = psutil.Process(os.getpid())
         self._stop = threading.Event()
@@ -70,7 +70,7 @@ class RssSampler:
             except psutil.Error:  # it exited between the listing and the read
                 pass
         self.children_peak = max(self.children_peak, theirs)
-        self._children_rss = theirs
+        self.children_last = theirs
         return own + theirs
 
     def start(self) -> RssSampler:
@@ -119,7 +119,7 @@ class RssSampler:
             if keep_series:
                 self.series.append((now, rss))
                 if self.children:
-                    self.children_series.append((now, self._children_rss))
+                    self.children_series.append((now, self.children_last))
             if rss > self.peak:
                 self.peak = rss
             if self._armed:

@@ -92,20 +92,34 @@ def test_the_cli_reports_a_crash_in_one_line(descriptor, capsys, tmp_path):
     assert code == 2 and len(err.splitlines()) == 1 and "exited with code 3" in err
 
 
-def test_a_bench_cell_keeps_the_status_and_the_stderr(descriptor, tmp_path):
-    from harness.bench.cell import run_task
+def _cell_task(engine: str, folder) -> dict:
     from harness.streams import write_stream
 
-    write_stream(STREAM, tmp_path / "stream")
-    (tmp_path / "q.rq").write_text(CHECK.query_text())
-    cell = {"engine": str(descriptor("crash")), "dataset": "check", "scale": None, "event_shape": "x", "query": "q",
-            "window": CHECK.window, "entailment": "none", "max_events": 0, "stream_dir": str(tmp_path / "stream"),
-            "query_path": str(tmp_path / "q.rq")}
-    task = {"kind": "time", "cell": cell, "cell_id": "crash", "repetition": 0, "warmup": 0, "timeout_s": 30.0,
+    write_stream(STREAM, folder / "stream")
+    (folder / "q.rq").write_text(CHECK.query_text())
+    cell = {"engine": engine, "dataset": "check", "scale": None, "event_shape": "x", "query": "q",
+            "window": CHECK.window, "entailment": "none", "max_events": 0, "stream_dir": str(folder / "stream"),
+            "query_path": str(folder / "q.rq")}
+    return {"kind": "time", "cell": cell, "cell_id": "cell", "repetition": 0, "warmup": 1, "timeout_s": 30.0,
             "memory_bytes": 2**40, "rss_hz": 20.0, "verify_every": 1, "progress_path": None}
-    row = run_task(task)["row"]
+
+
+def test_a_bench_cell_keeps_the_status_and_the_stderr(descriptor, tmp_path):
+    from harness.bench.cell import run_task
+
+    row = run_task(_cell_task(str(descriptor("crash")), tmp_path))["row"]
     assert row["status"] == "error" and "exited with code 3" in row["error"]
     assert "segmentation fault while matching event 2" in row["engine_stderr"]
+
+
+def test_a_bench_cell_measures_the_child(descriptor, tmp_path):
+    """The cell's RSS counts the child's (a Python interpreter: megabytes), kept apart as child_rss_peak_bytes."""
+    from harness.bench.cell import run_task
+
+    row = run_task(_cell_task(str(descriptor("ok")), tmp_path))["row"]
+    assert row["status"] == "ok" and row["events_fed"] == len(STREAM.events) and row["engine_stderr"] == ""
+    assert row["child_rss_peak_bytes"] > 2**20
+    assert row["rss_peak_bytes"] >= row["rss_base_bytes"] + row["child_rss_peak_bytes"] // 2
 
 
 def test_descriptor_errors_name_the_file_and_the_problem(tmp_path):
