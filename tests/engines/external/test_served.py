@@ -70,3 +70,6 @@ def test_rsp_js_refuses_windows_it_cannot_match_exactly():
     query = parse_query("SELECT * WHERE { ?x <http://ex/p> ?y }", window="sliding:6:2")
     with pytest.raises(EngineError, match="does not support sliding windows"):
         build_engine("rsp-js", query, _random_stream(3))
+    # and the driver itself refuses, should its capabilities be bypassed
+    with pytest.raises(EngineError, match=r"refused: sliding windows are not supported \(only event\)"):
+        get_engine("rsp-js")(query)
