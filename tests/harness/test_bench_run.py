@@ -24,7 +24,7 @@ WINDOWS = ["sliding:5s:1s", "sliding:10s:1s"]
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory) -> Path:
     config = config_from_table({
-        "name": "tiny", "engines": ["scan", "reeval"], "repetitions": 2, "runner": "process", "verify": True,
+        "name": "tiny", "engines": ["scan", "reeval"], "repetitions": 2, "min_time_s": 0, "runner": "process", "verify": True,
         "workloads": [{"stream": str(EXAMPLE), "queries": [str(EXAMPLE / "queries" / "chain.rq")], "windows": WINDOWS}],
     })
     return run_bench(config, tmp_path_factory.mktemp("runs") / "tiny", show_progress=False)
@@ -91,9 +91,11 @@ def test_report_is_made_from_the_stored_results_alone(tiny_run, tmp_path, monkey
     monkeypatch.setattr(cell, "run_task", lambda task: pytest.fail("the report ran an engine"))
     assert main(["report", str(copy)]) == 0
     report = copy / "report"
-    for name in ("summary.md", "summary.tex", "summary.csv", "cells.csv"):
+    for name in ("summary.md", "summary.tex", "summary.csv", "cells.csv", "tables.md", "README.md",
+                 "tables/throughput.tex", "tables/memory_growth.tex"):
         assert (report / name).is_file(), name
-    for figure in ("throughput_vs_window", "break_even", "latency_cdf", "rss_over_time", "rss_vs_window"):
+    for figure in ("throughput_vs_window", "steady_throughput_vs_window", "break_even", "latency_cdf", "rss_vs_events",
+                   "rss_vs_window"):
         assert (report / f"{figure}.png").is_file() and (report / f"{figure}.pdf").is_file(), figure
     summary = pd.read_csv(report / "summary.csv")
     assert set(summary.loc[summary["engine"] == "reeval", "wall_s"]) == {1000.0}
@@ -137,7 +139,7 @@ def test_a_rerun_skips_finished_cells(tiny_run, tmp_path):
 def test_a_different_configuration_does_not_resume_into_the_run(tiny_run):
     from common.errors import ConfigError
 
-    config = config_from_table({"engines": ["scan"], "repetitions": 3, "runner": "process", "workloads": [
+    config = config_from_table({"engines": ["scan"], "repetitions": 3, "min_time_s": 0, "runner": "process", "workloads": [
         {"stream": str(EXAMPLE), "queries": [str(EXAMPLE / "queries" / "chain.rq")]}]})
     with pytest.raises(ConfigError, match="different configuration"):
         run_bench(config, tiny_run, show_progress=False)
