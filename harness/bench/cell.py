@@ -28,7 +28,7 @@ from harness.bench.sampler import CellLimit, RssSampler
 
 
 def _load_inputs(cell: dict):
-    from engines.query import load_query
+    from engines.model.query import load_query
     from harness.streams import check_window, read_stream
 
     query = load_query(cell["query_path"], window=cell["window"], entailment=cell["entailment"])
