@@ -107,7 +107,11 @@ def _time_cell(task: dict, facts: dict) -> dict:
     if status == "ok":
         sizes = np.fromiter((len(event.updates) for event in stream.events), dtype=np.int64, count=events)
         row.update(passes.row(fill_index([event.ts for event in stream.events], query.window), sizes, row["triples"]))
-        row["answers"] = int(sum(passes.engine.answers().values()))
+        from harness.projection import Projection
+
+        answers = passes.engine.answers()
+        row["answers"] = int(sum(Projection(query).answers(answers).values()))  # projected onto SELECT's variables
+        row["full_mappings"] = int(sum(answers.values()))
         row["stats"] = json.dumps(passes.engine.stats(), sort_keys=True)
     origin = loop_start or (sampler.series[0][0] if sampler.series else 0)
     first_until = first_end.get("t")

@@ -40,6 +40,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 from common.errors import CgpmError, ConfigError
+from harness.query_files import check_query_file
 from engines.model.windows import parse_window
 
 RUNNERS = ("spark", "process")
@@ -147,6 +148,10 @@ def _expand_queries(patterns, base: Path | None, where: str, key: str) -> tuple[
         for match in matches:
             if not Path(match).is_file():
                 raise ConfigError(f"key {key!r} in {where}: query file {match} does not exist")
+            try:
+                check_query_file(match)
+            except CgpmError as error:
+                raise ConfigError(f"key {key!r} in {where}: {error}") from None
             found.append(match)
     return tuple(found)
 
