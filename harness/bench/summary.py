@@ -65,7 +65,7 @@ def per_cell(cells: pd.DataFrame) -> pd.DataFrame:
             values = ok[column].dropna()
             row[f"{column}_q1"] = values.quantile(0.25) if len(values) else float("nan")
             row[f"{column}_q3"] = values.quantile(0.75) if len(values) else float("nan")
-        row["short"] = bool(ok["short"].fillna(False).astype(bool).any()) if "short" in ok and len(ok) else False
+        row["short"] = bool(any(value is True or value == 1 for value in ok["short"])) if "short" in ok else False
         row["kept_up"] = _all_or_none(ok["kept_up"]) if "kept_up" in ok else None
         rows.append(row)
     return add_ratios(pd.DataFrame(rows))
@@ -126,7 +126,8 @@ def _with_spread(summary: pd.DataFrame, column: str, scale: float = 1.0) -> list
 def display_table(summary: pd.DataFrame) -> pd.DataFrame:
     """The columns a reader wants, with units in the names, each measure as median [IQR], ratios beside the absolutes."""
     runs = summary["ok"].astype(str) + "/" + summary["repetitions"].astype(str)
-    short = summary["short"].fillna(False).astype(bool) if "short" in summary else pd.Series(False, index=summary.index)
+    short = summary["short"].map(lambda value: value is True or value == 1) if "short" in summary else \
+        pd.Series(False, index=summary.index)
     table = pd.DataFrame({
         "engine": summary["engine"],
         "dataset": summary["dataset"],
