@@ -2,8 +2,8 @@
 
 A cell of a few milliseconds measures the machine's noise (a scheduler tick, a cache miss) more
 than the engine, so, as ``timeit`` does, its pass is repeated inside the process until the timed
-loops add up to ``min_time_s`` (at most ``MAX_PASSES`` passes; a cell that still falls short is
-flagged ``short``). The row's ``wall_s`` and ``cpu_s`` are per pass (the total over the passes
+loops add up to ``min_time_s`` (at most ``MAX_PASSES`` passes, and at most twice ``min_time_s``
+of elapsed time with the engines' builds; a cell that still falls short is flagged ``short``). The row's ``wall_s`` and ``cpu_s`` are per pass (the total over the passes
 divided by their number), throughputs are over all the passes, latency percentiles are over every
 push of every pass, and the steady-state rates over every pass's events after its window filled.
 The run stores the latencies of the first passes, up to ``STORED_LATENCIES``.
@@ -82,11 +82,14 @@ class Passes:
 
     def run(self, after_first=None) -> None:
         """Pass after pass until ``min_time_s`` of timed loop (one pass when paced); ``after_first()`` runs after pass 1."""
+        started = time.perf_counter()
         self.engine, totals = timed_pass(self.engine_cls, self.query, self.stream, self.first, self.pacing)
         self.totals.append(totals)
         if after_first is not None:
             after_first(totals)
-        while self.pacing is None and self._looped_s() < self.min_time_s and len(self.totals) < MAX_PASSES:
+        # a pass whose engine takes longer to build than to run stops on elapsed time: twice the minimum, builds included
+        while (self.pacing is None and self._looped_s() < self.min_time_s and len(self.totals) < MAX_PASSES
+               and time.perf_counter() - started < 2 * self.min_time_s):
             self.engine = None  # the previous pass's engine is freed before the next one is built
             latencies: list[int] = []
             self.engine, totals = timed_pass(self.engine_cls, self.query, self.stream, latencies)

@@ -35,8 +35,7 @@ def test_defaults_give_a_spread_and_a_minimum_time():
     assert DEFAULTS.repetitions >= 5 and DEFAULTS.min_time_s == 1.0 and DEFAULTS.rate == 0
 
 
-@pytest.mark.parametrize(("table", "message"), [({"min_time_s": -1}, "min_time_s"), ({"min_time_s": 700}, "min_time_s"),
-                                                ({"rate": -5}, "rate"), ({"rate_lag_s": 0}, "rate_lag_s")])
+@pytest.mark.parametrize(("table", "message"), [({"min_time_s": -1}, "min_time_s"), ({"rate": -5}, "rate"), ({"rate_lag_s": 0}, "rate_lag_s")])
 def test_bad_measurement_keys_are_named(table, message):
     with pytest.raises(ConfigError, match=message):
         config_from_table(table)
