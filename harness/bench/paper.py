@@ -19,7 +19,8 @@ import pandas as pd
 
 from harness.bench.tables import format_value, latex_escape, spread_text
 
-WORKLOAD_KEYS = ("dataset", "scale", "event_shape", "entailment")
+# a table per workload; the scale is not one of its keys (a larger window may need a larger stream of the same dataset)
+WORKLOAD_KEYS = ("dataset", "event_shape", "entailment")
 # name -> (column of the summary, title, unit divisor)
 METRICS = {
     "throughput": ("triples_per_s", "Throughput over the whole cell (triples/s)", 1.0),
@@ -80,13 +81,14 @@ class PaperTable:
 
 
 def _workload_text(workload: dict) -> str:
-    scale = f"({workload['scale']})" if workload.get("scale") not in (None, "", "None") and workload["scale"] == workload["scale"] else ""
+    scales = [str(scale) for scale in workload.get("scales", []) if scale == scale and scale not in (None, "", "None")]
+    scale = f"({', '.join(scales)})" if scales else ""
     return f"{workload['dataset']}{scale}, events {workload['event_shape']}, entailment {workload['entailment']}"
 
 
 def paper_tables(summary: pd.DataFrame, *, repetitions: int | None = None, timeout_s: float | None = None,
-                 min_time_s: float | None = None) -> list[PaperTable]:
-    """Every (metric, workload) table the run has data for."""
+                 min_time_s: float | None = None, engines: list[str] | None = None) -> list[PaperTable]:
+    """Every (metric, workload) table the run has data for; rows in the order of ``engines`` (the run's)."""
     result = []
     if summary.empty:
         return result
@@ -96,14 +98,14 @@ def paper_tables(summary: pd.DataFrame, *, repetitions: int | None = None, timeo
         if column not in frame or frame[column].notna().sum() == 0:
             continue
         for _, part in frame.groupby("workload", sort=False):
-            table = _one_table(part, metric, column, title, divisor, timeout_s, min_time_s)
+            table = _one_table(part, metric, column, title, divisor, timeout_s, min_time_s, engines or [])
             if table is not None:
                 table.caption_extra = f"median [interquartile range] over {repetitions} repetitions" if repetitions else ""
                 result.append(table)
     return result
 
 
-def _one_table(part, metric, column, title, divisor, timeout_s, min_time_s) -> PaperTable | None:
+def _one_table(part, metric, column, title, divisor, timeout_s, min_time_s, order) -> PaperTable | None:
     measured = part[part[column].notna() | (part["status"] != "ok")]
     if measured.empty or part[column].notna().sum() == 0:
         return None
@@ -124,7 +126,8 @@ def _one_table(part, metric, column, title, divisor, timeout_s, min_time_s) -> P
         return marks[status]
 
     rows = []
-    engines = list(dict.fromkeys(part["engine"]))
+    present = list(dict.fromkeys(part["engine"]))
+    engines = [engine for engine in order if engine in present] + [engine for engine in present if engine not in order]
     queries = sorted(part["query"].unique(), key=_natural)
     for engine in engines:
         for query in queries if by_query else [None]:
@@ -146,6 +149,7 @@ def _one_table(part, metric, column, title, divisor, timeout_s, min_time_s) -> P
         notes.append(f"{SHORT_MARK}: timed loop shorter than {min_time_s or 0:g} s even after the most passes allowed")
     extra = f"sliding by {duration_text(next(iter(slides)))}" if len(slides) == 1 else ""
     workload = {key: part[key].iloc[0] for key in WORKLOAD_KEYS}
+    workload["scales"] = sorted({scale for scale in part["scale"] if scale == scale}) if "scale" in part else []
     return PaperTable(metric, title + (f"; windows {extra}" if extra else ""), workload, keys, rows, columns, notes)
 
 

@@ -67,8 +67,10 @@ def readme_text(info: dict, *, contents: str = "this folder", run_dir: str | Non
         f"- commit: `{commit}`{dirty}",
         f"- machine: {machine_text(info.get('machine', {}))}",
         f"- run: {info.get('created')} to {info.get('finished', '(unfinished)')}, took {duration_text(info)}",
-        f"- repetitions {config.get('repetitions')}, timed loop of at least {config.get('min_time_s', 0)} s per repetition, "
-        f"parallel {config.get('parallel')}, runner {info.get('runner', {}).get('name')}",
+        f"- repetitions {config.get('repetitions')}, " + (
+            f"timed loop of at least {config['min_time_s']:g} s per repetition" if "min_time_s" in config
+            else "one pass per repetition (run before short cells were repeated)")
+        + f", parallel {config.get('parallel')}, runner {info.get('runner', {}).get('name')}",
         "- the machine was shared with other work unless the load average above says otherwise: prefer the ratios "
         "measured side by side in the run to its absolute times",
     ]

@@ -72,7 +72,7 @@ def make_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
 def _paper_tables(info: dict, summary: pd.DataFrame, directory: Path) -> None:
     config = info.get("config", {})
     made = paper.paper_tables(summary, repetitions=config.get("repetitions"), timeout_s=config.get("timeout_s"),
-                              min_time_s=config.get("min_time_s"))
+                              min_time_s=config.get("min_time_s"), engines=list(config.get("engines") or []))
     (directory / "tables").mkdir()
     run_id = str(info.get("run_id"))
     latex, markdown, by_metric = [], [f"# Tables of {run_id}", ""], {}
