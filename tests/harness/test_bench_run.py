@@ -155,3 +155,26 @@ def test_figure_panels_keep_workloads_apart_but_not_scales():
     assert list(with_panels(frame)["panel"]) == ["L1 · triples:1", "L1 · triples:20", "L1 · triples:1"]
     one_shape = frame[frame["event_shape"] == "triples:1"]
     assert list(with_panels(one_shape)["panel"]) == ["L1", "L1"]
+
+
+def test_cells_carry_steady_state_memory_and_passes(tiny_run):
+    frame = store.load_results(tiny_run)
+    assert (frame["inner_passes"] == 1).all() and (frame["window_triples"] > 0).all()
+    assert (frame["steady_triples_per_s"] > 0).all() and (frame["steady_events"] < frame["events"]).all()
+    rss = store.load_rss(tiny_run)
+    assert rss.groupby(["cell_id", "repetition"])["events"].max().eq(41).all()  # the end of the first pass
+
+
+def test_a_run_is_published_with_its_readme_and_retabled(tiny_run, tmp_path):
+    folder = tmp_path / "published"
+    assert main(["report", str(tiny_run), "--out", str(tmp_path / "report"), "--publish", str(folder)]) == 0
+    readme = (folder / "README.md").read_text()
+    assert "cgpm bench" in readme or "(not recorded)" in readme
+    assert "commit" in readme and "logical CPUs" in readme and "took" in readme
+    for name in ("run.json", "summary.csv", "summary.tex", "tables.md", "tables/throughput.tex", "throughput_vs_window.png"):
+        assert (folder / name).is_file(), name
+    assert not (folder / "parts").exists() and not (folder / "latency.parquet").exists()
+    (folder / "summary.tex").unlink()
+    assert main(["report", str(folder), "--retable"]) == 0
+    tex = (folder / "summary.tex").read_text()
+    assert r"\toprule" in tex and "[" in tex  # the published summary keeps the IQR
