@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 from engines.model.query import load_query
-from harness.bench.passes import timed_pass
 from harness.bench.matrix import engine_class
+from harness.bench.passes import timed_pass
 from harness.bench.sampler import RssSampler
 from harness.engines_setup import engine_class_for
 from harness.streams import read_stream

@@ -40,8 +40,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 from common.errors import CgpmError, ConfigError
-from harness.query_files import check_query_file
 from engines.model.windows import parse_window
+from harness.query_files import check_query_file
 
 RUNNERS = ("spark", "process")
 ENTAILMENTS = ("query", "none", "rdfs")
