@@ -54,7 +54,7 @@ def _grid(panels: list[str]):
 def _legend(figure, engines: list[str]) -> None:
     handles = [plt.Line2D([], [], color=engine_style(e).colour, marker=engine_style(e).marker,
                           linestyle=engine_style(e).linestyle, label=e) for e in engines]
-    figure.legend(handles=handles, loc="outside right upper", frameon=False, title="engine")
+    figure.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 6), frameon=False)
 
 
 def _save(figure, directory: Path, name: str, title: str) -> list[str]:

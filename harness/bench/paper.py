@@ -94,9 +94,12 @@ def paper_tables(summary: pd.DataFrame, *, repetitions: int | None = None, timeo
         return result
     frame = summary.copy()
     frame["workload"] = frame[list(WORKLOAD_KEYS)].astype(str).agg("|".join, axis=1)
+    paced = "rate_eps" in frame and frame["rate_eps"].notna().all()
     for metric, (column, title, divisor) in METRICS.items():
         if column not in frame or frame[column].notna().sum() == 0:
             continue
+        if paced and metric == "throughput":
+            continue  # the pace sets a paced cell's length: its whole-cell throughput is the rate, not the engine's
         for _, part in frame.groupby("workload", sort=False):
             table = _one_table(part, metric, column, title, divisor, timeout_s, min_time_s, engines or [])
             if table is not None:

@@ -24,7 +24,7 @@ RATIO_BASES = ("scan", "oxigraph", "reeval")
 MEDIAN_COLUMNS = ("wall_s", "cpu_s", "triples_per_s", "events_per_s", "steady_triples_per_s", "steady_events_per_s",
                   "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "latency_max_ms", "rss_base_bytes",
                   "rss_peak_bytes", "rss_growth_bytes", "bytes_per_window_triple", "answers", "sampler_share",
-                  "inner_passes", "e2e_p50_ms", "e2e_p99_ms", "max_wait_s")
+                  "inner_passes", "e2e_p50_ms", "e2e_p99_ms", "max_wait_s", "rate_eps")
 SPREAD_COLUMNS = ("wall_s", "triples_per_s", "events_per_s", "steady_triples_per_s", "steady_events_per_s",
                   "latency_p50_ms", "latency_p99_ms", "rss_growth_bytes", "bytes_per_window_triple", "e2e_p50_ms",
                   "e2e_p99_ms")
