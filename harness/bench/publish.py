@@ -1,7 +1,7 @@
 """A published results folder is small enough to commit and says inside it how it was made: run.json, summaries, tables, README.
 
 ``publish(RUN, DIR)`` copies a finished run's ``run.json``, its report's summaries, paper tables
-and PNG figures into ``DIR`` (the per-event latencies, RSS series and per-repetition parts stay in
+(``paper-tables.md``, ``summary.tex``, ``tables/``) and PNG figures into ``DIR`` (the per-event latencies, RSS series and per-repetition parts stay in
 the run: hundreds of MB for a large run), with the ``README.md`` of ``provenance``. ``retable(DIR)``
 rebuilds the paper tables and the README of a published folder from its own ``run.json`` and
 ``summary.csv`` alone, for folders published before the tables existed: their cells have the
@@ -20,7 +20,8 @@ from harness.bench import paper, store
 from harness.bench.provenance import readme_text
 from harness.bench.report import REPORT_DIR, make_report
 
-COPIED = ("summary.md", "summary.csv", "tables.md", "summary.tex", "README.md")
+COPIED = ("summary.md", "summary.csv", "summary.tex", "README.md")
+PAPER_TABLES = "paper-tables.md"  # the report's tables.md: a published folder may hold a script's tables.md beside it
 
 
 def publish(run_dir: str | Path, folder: str | Path) -> Path:
@@ -34,6 +35,7 @@ def publish(run_dir: str | Path, folder: str | Path) -> Path:
     shutil.copy2(run_dir / store.RUN_FILE, folder / store.RUN_FILE)
     for name in COPIED:
         shutil.copy2(report / name, folder / name)
+    shutil.copy2(report / "tables.md", folder / PAPER_TABLES)
     if (folder / "tables").exists():
         shutil.rmtree(folder / "tables")
     shutil.copytree(report / "tables", folder / "tables")
@@ -79,6 +81,6 @@ def retable(folder: str | Path) -> list[str]:
         (folder / "tables" / f"{metric}.tex").write_text("\n".join(texts))
         written.append(f"tables/{metric}.tex")
     (folder / "summary.tex").write_text("% needs \\usepackage{booktabs}\n" + "\n".join(latex))
-    (folder / "paper-tables.md").write_text("\n".join(markdown))
+    (folder / PAPER_TABLES).write_text("\n".join(markdown))
     (folder / "README.md").write_text(readme_text(info, contents="this folder", run_dir=_run_path(info)))
-    return [*written, "summary.tex", "paper-tables.md", "README.md"]
+    return [*written, "summary.tex", PAPER_TABLES, "README.md"]

@@ -171,7 +171,8 @@ def test_a_run_is_published_with_its_readme_and_retabled(tiny_run, tmp_path):
     readme = (folder / "README.md").read_text()
     assert "cgpm bench" in readme or "(not recorded)" in readme
     assert "commit" in readme and "logical CPUs" in readme and "took" in readme
-    for name in ("run.json", "summary.csv", "summary.tex", "tables.md", "tables/throughput.tex", "throughput_vs_window.png"):
+    for name in ("run.json", "summary.csv", "summary.tex", "paper-tables.md", "tables/throughput.tex",
+                 "throughput_vs_window.png"):
         assert (folder / name).is_file(), name
     assert not (folder / "parts").exists() and not (folder / "latency.parquet").exists()
     (folder / "summary.tex").unlink()
