@@ -109,3 +109,21 @@ def test_readme_names_the_command_commit_machine_and_duration():
     assert "abc123def4567890" in text and "AMD EPYC, 2 logical CPUs, 24 GiB" in text and "21 min" in text
     assert command_text(["/x/harness/__main__.py", "bench", "a b.toml"]) == "cgpm bench 'a b.toml'"
     json.dumps(info)  # what run.json holds
+
+
+def test_figures_draw_each_engine_in_its_own_style_with_every_window_labelled(monkeypatch, tmp_path):
+    from matplotlib.colors import to_hex
+
+    from harness.bench import figures
+
+    drawn = {}
+    monkeypatch.setattr(figures, "_save", lambda figure, directory, name, title: drawn.setdefault(name, figure) and [name])
+    summary = per_cell(_cells())
+    figures.throughput_vs_window(summary, tmp_path)
+    figure = drawn["throughput_vs_window"]
+    axis = figure.axes[0]
+    colours = {container.get_label(): to_hex(container.lines[0].get_color()) for container in axis.containers}
+    assert colours["spectra"] == KNOWN["spectra"].colour.lower() and colours["reeval"] == KNOWN["reeval"].colour.lower()
+    assert [label.get_text() for label in axis.get_xticklabels()] == ["1 s", "10 s", "100 s"]
+    assert axis.get_xscale() == "log"  # 1 s to 100 s: two decades
+    assert figure.get_layout_engine() is not None  # constrained layout: tick labels never run into the next panel
