@@ -113,3 +113,11 @@ def test_kept_up_means_no_wait_past_the_lag():
     waits = np.array([0, 2_000_000], dtype=np.int64)
     assert pacing_summary(waits, waits + 1000, 10.0, 0.001)["kept_up"] is False
     assert pacing_summary(waits, waits + 1000, 10.0, 0.01)["kept_up"] is True
+
+
+def test_a_cell_still_short_after_the_most_passes_is_flagged(monkeypatch):
+    import harness.bench.passes as passes
+
+    monkeypatch.setattr(passes, "MAX_PASSES", 2)
+    row = run_task(_task("scan", min_time_s=5.0))["row"]
+    assert row["status"] == "ok" and row["inner_passes"] == 2 and row["short"] is True
