@@ -195,6 +195,7 @@ def rss_vs_events(rss: pd.DataFrame, summary: pd.DataFrame, directory: Path) -> 
     if rss.empty or "events" not in rss or rss["events"].notna().sum() == 0:
         return "no RSS series with event counts were stored (rss_hz = 0, or a run older than this figure)"
     first = rss[rss["repetition"] == rss.groupby("cell_id")["repetition"].transform("min")].dropna(subset=["events"])
+    first = first[first["t_s"] >= 0]  # from the baseline point at the loop's start (samples before it are loading)
     base = first.sort_values("t_s").groupby("cell_id")["rss_bytes"].transform("first")
     frame = _cell_panels(first.assign(growth_mib=(first["rss_bytes"] - base) / 2**20), summary)
     largest = frame.groupby(frame["panel"].str.rsplit(" · ", n=1).str[0])["order"].transform("max")
