@@ -48,7 +48,8 @@ def machine_text(machine: dict) -> str:
             f"logical CPUs{size}, {machine.get('platform', '')}, Python {machine.get('python', '?')}{load_text}")
 
 
-def readme_text(info: dict, *, contents: str = "this folder", run_dir: str | None = None) -> str:
+def readme_text(info: dict, *, contents: str = "this folder", run_dir: str | None = None,
+                publish_dir: str | None = None, note: str = "") -> str:
     git = info.get("git", {})
     commit = git.get("commit") or "unknown"
     dirty = " (with uncommitted changes: the numbers may not be reproducible from the commit alone)" if git.get("dirty") else ""
@@ -61,7 +62,7 @@ def readme_text(info: dict, *, contents: str = "this folder", run_dir: str | Non
         "```bash",
         f"git checkout {commit[:12]}",
         command,
-        f"cgpm report {out}",
+        f"cgpm report {out}" + (f" --publish {publish_dir}" if publish_dir else ""),
         "```",
         "",
         f"- commit: `{commit}`{dirty}",
@@ -74,6 +75,8 @@ def readme_text(info: dict, *, contents: str = "this folder", run_dir: str | Non
         "- the machine was shared with other work unless the load average above says otherwise: prefer the ratios "
         "measured side by side in the run to its absolute times",
     ]
+    if note:
+        lines += ["", note]
     return "\n".join(lines) + "\n"
 
 

@@ -41,8 +41,15 @@ def publish(run_dir: str | Path, folder: str | Path) -> Path:
     shutil.copytree(report / "tables", folder / "tables")
     for png in report.glob("*.png"):
         shutil.copy2(png, folder / png.name)
-    (folder / "README.md").write_text(readme_text(info, contents="this folder", run_dir=_run_path(info)))
+    (folder / "README.md").write_text(readme_text(info, contents="this folder", run_dir=_run_path(info),
+                                                  publish_dir=_shown(folder)))
     return folder
+
+
+def _shown(folder: Path) -> str:
+    """The folder as the README names it: relative to the working directory when inside it."""
+    resolved = folder.resolve()
+    return str(resolved.relative_to(Path.cwd())) if resolved.is_relative_to(Path.cwd()) else str(folder)
 
 
 def _run_path(info: dict) -> str | None:
@@ -82,5 +89,9 @@ def retable(folder: str | Path) -> list[str]:
         written.append(f"tables/{metric}.tex")
     (folder / "summary.tex").write_text("% needs \\usepackage{booktabs}\n" + "\n".join(latex))
     (folder / PAPER_TABLES).write_text("\n".join(markdown))
-    (folder / "README.md").write_text(readme_text(info, contents="this folder", run_dir=_run_path(info)))
+    note = (f"The paper tables (`summary.tex`, `tables/`, `{PAPER_TABLES}`) and this README were rebuilt from "
+            f"`summary.csv` and `run.json` by `cgpm report {_shown(folder)} --retable`; `--publish` and `--retable` "
+            "exist in the code after the run's commit: run the bench at the commit above, the report with a later one.")
+    (folder / "README.md").write_text(readme_text(info, contents="this folder", run_dir=_run_path(info),
+                                                  publish_dir=_shown(folder), note=note))
     return [*written, "summary.tex", PAPER_TABLES, "README.md"]
