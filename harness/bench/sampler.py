@@ -2,7 +2,7 @@
 
 The sampler runs in the measured process (psutil on its own pid, as SPECTRA polled /proc), so a
 sample costs one ``/proc/self/statm`` read (with ``children=True``, for an external engine, the
-RSS is the process's plus its children's, whose peak is also kept apart as ``children_peak``); it keeps its own CPU time (``cpu_s``) so every cell
+RSS is the process's plus its children's, whose own RSS is also kept apart in ``children_series``); it keeps its own CPU time (``cpu_s``) so every cell
 states the sampler's overhead beside its wall time. Limits are enforced from the same thread:
 when armed and past the deadline or the cap, it signals the main thread once (SIGUSR2), whose
 handler raises ``CellLimit``; the runner's hard deadline stops a process that ignores it (a
@@ -33,14 +33,18 @@ class CellLimit(BaseException):
 
 
 class RssSampler:
-    """Samples RSS at ``hz`` (0: no series) into ``series`` as (perf_counter_ns, rss_bytes) and watches the limits."""
+    """Samples RSS at ``hz`` (0: no series) into ``series`` as (perf_counter_ns, rss_bytes, count) and watches the limits.
+
+    ``count`` (when given) is read with each sample: the events processed so far, so memory can be
+    drawn against work done rather than wall time; None otherwise."""
 
     def __init__(self, hz: float, *, memory_cap_bytes: int | None = None, progress: Callable[[], None] | None = None,
-                 progress_every_s: float = 0.5, children: bool = False):
+                 progress_every_s: float = 0.5, count: Callable[[], int] | None = None, children: bool = False):
         self.hz = hz
         self.interval = 1.0 / hz if hz > 0 else 1.0 / WATCH_HZ
         self.memory_cap_bytes = memory_cap_bytes
-        self.series: list[tuple[int, int]] = []
+        self.series: list[tuple[int, int, int | None]] = []
+        self._count = count
         self.peak = 0
         self.cpu_s = 0.0
         self.children = children
@@ -117,7 +121,7 @@ class RssSampler:
             now = time.perf_counter_ns()
             rss = self.rss()
             if keep_series:
-                self.series.append((now, rss))
+                self.series.append((now, rss, self._count() if self._count is not None else None))
                 if self.children:
                     self.children_series.append((now, self.children_last))
             if rss > self.peak:
