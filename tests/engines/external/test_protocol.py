@@ -189,3 +189,17 @@ def test_the_child_dies_with_the_process_that_started_it(descriptor):
     while time.monotonic() < deadline and psutil.pid_exists(child) and psutil.Process(child).status() != "zombie":
         time.sleep(0.05)
     assert not psutil.pid_exists(child) or psutil.Process(child).status() == "zombie"
+
+
+def test_an_engine_not_installed_says_how_to_install_it(descriptor):
+    from common.errors import EnvironmentProblem
+
+    path = descriptor("ok", requires_files=["node_modules/some-engine/package.json"], setup="make external-engines")
+    engine_cls = resolve(str(path))
+    reason = engine_cls.descriptor.unavailable()
+    assert "is not installed" in reason and "node_modules/some-engine/package.json is missing" in reason
+    assert reason.endswith("install it with: make external-engines")
+    with pytest.raises(EnvironmentProblem, match="is not installed"):
+        build_engine(str(path), QUERY, STREAM)
+    missing_program = resolve(str(descriptor("ok", requires=["no-such-program-here"])))
+    assert "needs 'no-such-program-here' on PATH" in missing_program.descriptor.unavailable()
