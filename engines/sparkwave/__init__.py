@@ -31,7 +31,7 @@ Where the code departs from the paper, and why:
 7. Join order is chosen at build time (most constants first, connected patterns next), not taken
    from the pattern text; tokens keep their bound row beside the (parent, triple) link.
 8. Beyond the paper: deletions on unbounded streams (Rete retraction), FILTERs tested at the first
-   join where their variables are bound (``engines.filters``), variable predicates, constants in
+   join where their variables are bound (``engines.model.filters``), variable predicates, constants in
    any position, repeated variables in one pattern (α tests), disconnected patterns, and
    generalized triples inside the ε-network (``x p "v"`` with p inverse of q and q ranged entails
    a type for x, as the oracle's RDFS regime does).

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from operator import itemgetter
 
-from engines.model import Triple, TriplePattern, is_variable
+from engines.model.stream import Triple, TriplePattern, is_variable
 from engines.rdfs import RDF_TYPE
 
 AlphaTest = tuple[str | None, str | None, str | None, tuple[tuple[int, ...], ...]]

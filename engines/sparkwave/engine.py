@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from common.errors import EngineError, StreamError
-from engines.model import DELETE, NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
+from engines.model.stream import DELETE, NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities, check_supported
 from engines.rdfs import RDF_TYPE
 from engines.sparkwave.alpha import WME

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from engines.model import Triple, TriplePattern, is_variable
+from engines.model.stream import Triple, TriplePattern, is_variable
 from engines.rdfs import DOMAIN, INVERSE, RANGE, RDF_TYPE, SUBCLASS, SUBPROPERTY, SYMMETRIC
 
 PROPERTY, CLASS = "P", "C"

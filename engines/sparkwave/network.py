@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engines.filters import compile_filters
-from engines.model import And, Expr, TriplePattern, expr_variables, is_variable
+from engines.model.filters import compile_filters
+from engines.model.stream import And, Expr, TriplePattern, expr_variables, is_variable
 from engines.sparkwave.alpha import AlphaNetwork, key_getter
 from engines.sparkwave.beta import INF, BetaMemory, Clock, JoinNode, Production, Token
 

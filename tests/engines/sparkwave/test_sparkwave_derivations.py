@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engines.model import DELETE, INSERT, Event, Update
-from engines.query import parse_query
+from engines.model.query import parse_query
+from engines.model.stream import DELETE, INSERT, Event, Update
 from engines.sparkwave import SparkwaveEngine
 
 EX = "http://ex/"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engines.model import INSERT, Event, Update, Window
-from engines.query import parse_query
+from engines.model.query import parse_query
+from engines.model.stream import INSERT, Event, Update, Window
 from engines.sparkwave import SparkwaveEngine
 from engines.sparkwave.beta import INF
 from engines.sparkwave.epsilon import EpsilonNetwork

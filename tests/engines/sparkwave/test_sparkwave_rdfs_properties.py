@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engines.model import Window
-from engines.registry import get_engine, known_engines
+from engines.model.stream import Window
 from engines.rdfs import Schema
+from engines.registry import get_engine, known_engines
 from engines.sparkwave.epsilon import EpsilonNetwork
 from harness.engines_setup import build_engine
 from oracles import OracleLimitation
