@@ -87,7 +87,8 @@ def _static_seconds(spec: GeneratorSpec) -> float:
     from generators.pipeline import dataset_module
 
     started = time.perf_counter()
-    dataset_module(spec.dataset).static_ntriples(spec)
+    text = dataset_module(spec.dataset).static_ntriples(spec)
+    sum(len(chunk) for chunk in ([text] if isinstance(text, str) else text or ()))
     return round(time.perf_counter() - started, 2)
 
 

@@ -112,8 +112,9 @@ def schema_ntriples(spec: GeneratorSpec) -> str:
     return static.schema_ntriples(plan(spec))
 
 
-def static_ntriples(spec: GeneratorSpec) -> str:
-    return static.static_ntriples(plan(spec), closed=closed_types(spec), with_types=not types_in_stream(spec))
+def static_ntriples(spec: GeneratorSpec) -> Iterator[str]:
+    """Text chunks, written one after the other: the static graph of large scales does not fit in memory whole."""
+    return static.static_chunks(plan(spec), closed=closed_types(spec), with_types=not types_in_stream(spec))
 
 
 def provenance(spec: GeneratorSpec) -> dict:

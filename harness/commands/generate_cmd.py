@@ -26,7 +26,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("dataset", choices=sorted(DATASETS), help="dataset to generate")
     parser.add_argument("--scale", type=int, required=True, help="LUBM: universities; taxi: trips; bsbm: products")
     parser.add_argument("--seed", type=int, default=0, help="random seed, 0..2^31-1 (LUBM: UBA's -seed)")
-    parser.add_argument("--index", type=int, default=0, help="LUBM: UBA's start index (-index); taxi: first trip id")
+    parser.add_argument("--index", type=int, default=0, help="LUBM: UBA's start index (-index); taxi: first trip id; bsbm: 0")
     parser.add_argument("--out", type=Path, required=True, help="output stream directory (must not hold data)")
     shape = parser.add_mutually_exclusive_group()
     shape.add_argument("--events-of", type=int, metavar="K", help="group K consecutive triples into one event")

@@ -214,3 +214,14 @@ def test_patterns_parse_need_rdfs_and_narrow_each_other(small_streams):
     for name in ("P1_offer_type", "P3_producer_country"):
         assert _final_answers(QUERIES / f"{name}.rq", small_streams["leaf"]) == closed[name], name
     assert not _final_answers(QUERIES / "P1_offer_type_fc.rq", small_streams["leaf"])  # leaf types alone: none
+
+
+def test_hierarchy_scale_takes_another_tree_for_the_same_offers():
+    from generators.bsbm.dataset import provenance, schema_ntriples
+
+    spec = GeneratorSpec("bsbm", 50, seed=4, options=(("hierarchy_scale", 10_000), ("types", "closed")))
+    assert len(schema_ntriples(spec).splitlines()) == 328 and provenance(spec)["product_types"]["count"] == 329
+    table = twin_table(spec)
+    assert table.num_rows == 1_000 * (OFFER_TRIPLES + 4)  # leaf, two inner types and the root
+    plain = twin_table(GeneratorSpec("bsbm", 50, seed=4))
+    assert table.column("s").to_pylist()[:10] == plain.column("s").to_pylist()[:10]  # the same offers
