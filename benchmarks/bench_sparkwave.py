@@ -7,7 +7,7 @@ engine in turn is timed on its next ``--tail`` events. All engines stay alive, s
 falls on every variant of a round alike, and ratios are taken per round (median and IQR over rounds). The harness
 runs (benchmarks/configs/sparkwave-*.toml) measure each cell in a fresh process; this one trades that for pairing.
 
-    python benchmarks/bench_sparkwave.py results/runs/.streams/bsbm-1000-leaf-head results/runs/.streams/bsbm-1000-closed-head
+    python benchmarks/bench_sparkwave.py results/runs/.streams/bsbm-1000-leaf-head results/runs/.streams/bsbm-1000-closed-head [--gc off]
 """
 
 from __future__ import annotations
@@ -41,6 +41,8 @@ def main() -> None:
     parser.add_argument("closed")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--tail", type=int, default=400)
+    parser.add_argument("--gc", choices=("on", "off"), default="on",
+                        help="off: CPython's cyclic collector disabled during the timed batches (how much of the cost it is)")
     args = parser.parse_args()
     streams = {"leaf": read_stream(args.leaf), "closed": read_stream(args.closed)}
     variants = {"rdfs, leaf": ("leaf", "P1_offer_type.rq", "rdfs"), "none, leaf": ("leaf", "P1_offer_type.rq", "none"),
@@ -61,12 +63,16 @@ def main() -> None:
         for key, (engine, events) in engines.items():
             batch = [next(events) for _ in range(args.tail)]
             gc.collect()
+            if args.gc == "off":
+                gc.disable()
             start = time.perf_counter_ns()
             for event in batch:
                 engine.push(event)
             cost[key].append((time.perf_counter_ns() - start) / args.tail / 1000)
+            gc.enable()
     cost = {key: np.array(values) for key, values in cost.items()}
-    print(f"steady-state µs per event (one offer), median [IQR] over {args.rounds} rounds of {args.tail} events\n")
+    print(f"steady-state µs per event (one offer), median [IQR] over {args.rounds} rounds of {args.tail} events, "
+          f"cyclic garbage collector {args.gc}\n")
     print("| variant | " + " | ".join(f"W={w:,}" for w in WINDOWS) + " |\n|---|" + "---|" * len(WINDOWS))
     for name in variants:
         print(f"| {name} | " + " | ".join(spread(cost[w, name]) for w in WINDOWS) + " |")
