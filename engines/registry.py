@@ -28,6 +28,7 @@ BUILTIN: dict[str, str] = {
     "spectra-rev-onchange": "engines.spectra:SpectraRevOnChangeEngine",
     "delta": "engines.delta:DeltaEngine",
     "delta-generic": "engines.delta:DeltaGenericEngine",
+    "sparkwave": "engines.sparkwave:SparkwaveEngine",
 }
 
 

@@ -45,6 +45,7 @@ EVALUATORS = {
     # the engines' shared term and FILTER code, through the exact baseline and the paper engines
     "reeval": _engine_evaluator("reeval"),
     "spectra": _engine_evaluator("spectra"),
+    "sparkwave": _engine_evaluator("sparkwave"),
 }
 
 HERE = Path(__file__).parent
