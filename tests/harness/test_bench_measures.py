@@ -44,8 +44,11 @@ def test_bad_measurement_keys_are_named(table, message):
 def test_a_short_cell_is_repeated_in_its_process_until_the_minimum_time():
     result = run_task(_task(min_time_s=0.3))
     row = result["row"]
-    assert row["status"] == "ok" and row["inner_passes"] > 1 and not row["short"]
+    assert row["status"] == "ok" and not row["short"]
     assert row["loop_total_s"] >= 0.3
+    # The promise, without racing the machine's load: passes go on until the minimum is reached, and a
+    # pass that alone reaches it (a very loaded machine) is the only one.
+    assert row["inner_passes"] > 1 or row["wall_s"] >= 0.3
     assert row["wall_s"] == pytest.approx(row["loop_total_s"] / row["inner_passes"])
     assert row["triples_per_s"] == pytest.approx(row["triples"] * row["inner_passes"] / row["loop_total_s"])
     assert len(result["latency_ns"]) == 41 * row["inner_passes"]  # every pass stored, pass after pass
