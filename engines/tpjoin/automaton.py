@@ -66,14 +66,14 @@ class Automaton:
         pending = list(complex_filters)
         self.seed_filter = None
         if seed is not None:
-            self.seed_filter, pending = _ready(pending, bound)
+            self.seed_filter, pending = _ready(pending, bound, dictionary)
         self.states: list[State] = []
         for number, j in enumerate(self.order):
             shape = shapes[j]
             new_names = [name for name in shape.variables() if name not in bound]
             after = bound + new_names
             ready_filters, pending = _split_ready(pending, after, last=number == len(self.order) - 1)
-            ready = compile_filters(ready_filters, tuple(after)) if ready_filters else None
+            ready = decoded_test(ready_filters, after, dictionary) if ready_filters else None
             join, join_type, target = _compile_join(
                 shape, views[j], bound, bound_at, ready, ready_filters, dictionary,
                 None if test is None else (lambda t, j=j: test(j, t)),
@@ -87,7 +87,7 @@ class Automaton:
         self._single = len(variables) == 1
         self._filter_none = None
         if not self.order and pending:
-            self._filter_none, _ = _ready(pending, bound, last=True)
+            self._filter_none, _ = _ready(pending, bound, dictionary, last=True)
 
     def run(self, merged: list[tuple]) -> list[tuple]:
         """Join and Proceed through every state; the merged mappings at the final state, or [] on an empty join."""
@@ -120,10 +120,23 @@ def _split_ready(pending: list[Expr], bound: list[str], last: bool = False) -> t
     return ready, [f for f in pending if not any(f is r for r in ready)]
 
 
-def _ready(pending: list[Expr], bound: list[str], last: bool = False):
-    """(a test over ``bound`` for the FILTERs ready at this point, or None; the FILTERs still pending)."""
+def _ready(pending: list[Expr], bound: list[str], dictionary, last: bool = False):
+    """(a test of merged mappings for the FILTERs ready at this point, or None; the FILTERs still pending)."""
     ready, pending = _split_ready(pending, bound, last)
-    return (compile_filters(ready, tuple(bound)) if ready else None), pending
+    return (decoded_test(ready, bound, dictionary) if ready else None), pending
+
+
+def decoded_test(filters: Sequence[Expr], bound: Sequence[str], dictionary):
+    """FILTERs as a test of an encoded merged mapping: the variables they read are decoded, then SPARQL decides."""
+    names = [name for name in bound if any(name in expr_variables(f) for f in filters)]
+    positions = [bound.index(name) for name in names]
+    test = compile_filters(filters, tuple(names))
+    terms = dictionary.terms
+
+    def holds(merged: tuple) -> bool:
+        return test(tuple([terms[merged[i]] for i in positions]))
+
+    return holds
 
 
 def _source(item: str, bound: list[str], dictionary):

@@ -102,6 +102,9 @@ class TPJoinIncrementalEngine:
             routes_now[triple] = routes
             kept.append(Update(op, *triple))
         added, removed = self.window.advance(Event(event.index, event.ts, tuple(kept)))
+        hold = self.dictionary.hold
+        for triple in added:  # before any release: a term an added and a removed triple share stays
+            hold(triple)
         removed_matches = self._expire(removed) if removed else []
         decode = self._decoder()
         delta = Delta(removed=[decode(m) for m in removed_matches])
@@ -111,11 +114,9 @@ class TPJoinIncrementalEngine:
         new_rows = self._pending_static if self._first else {}
         self._first = False
         if added:
-            hold = self.dictionary.hold
             if new_rows is self._pending_static:
                 new_rows = {j: list(rows) for j, rows in new_rows.items()}
             for triple in added:
-                hold(triple)
                 routes = self.routes_of[triple] = routes_now[triple]
                 for j in routes:
                     rows = new_rows.get(j)
