@@ -74,7 +74,7 @@ def sort_and_combine(decomposition: Decomposition, sizes: Sequence[int], seed: i
         open_subjects.add(subject_key[seed])
     order: list[int] = []
     while remaining:
-        in_star = [j for j in remaining if subject_key[j] in open_subjects or subject_key[j] in bound]
+        in_star = [j for j in remaining if subject_key[j] in open_subjects]
         if in_star:
             choice = min(in_star, key=lambda j: (sizes[j], j))
         else:
