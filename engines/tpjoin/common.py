@@ -41,6 +41,8 @@ class CompiledQuery:
             self.views = [whole] * len(self.shapes)
         self.decomposition = decompose(query.patterns)
         self._automata: dict[tuple, Automaton] = {}
+        self._orders: dict[tuple, tuple[int, ...]] = {}  # (seed, sizes) -> SortAndCombine's order, memoised
+        self.predicates = self.partitioner.predicates if partitioned else None
 
     def sizes(self, extra: dict[int, list] | None = None) -> list[int]:
         if extra:
@@ -49,7 +51,12 @@ class CompiledQuery:
 
     def automaton(self, seed: int | None = None, sizes: list[int] | None = None) -> Automaton:
         """SortAndCombine for the views' current sizes, and the automaton of that order."""
-        order = sort_and_combine(self.decomposition, sizes if sizes is not None else self.sizes(), seed)
+        sizes = tuple(sizes if sizes is not None else map(len, self.views))
+        order = self._orders.get((seed, sizes))
+        if order is None:
+            if len(self._orders) > 4096:
+                self._orders.clear()
+            order = self._orders[(seed, sizes)] = sort_and_combine(self.decomposition, sizes, seed)
         key = (seed, order)
         automaton = self._automata.get(key)
         if automaton is None:

@@ -50,6 +50,7 @@ class TPJoinEventEngine:
                 encoded, routes = routed
                 for j in routes:
                     compiled.views[j].add(encoded)
+        self.has_static_rows = any(compiled.views)
         self.current: set[Mapping] = set()
         self.last_ts: int | None = None
         self.runs = 0
@@ -59,18 +60,21 @@ class TPJoinEventEngine:
             raise StreamError(f"event {event.index}: timestamp {event.ts} is before the previous {self.last_ts}")
         self.last_ts = event.ts
         compiled = self.compiled
-        views, route = compiled.views, compiled.route
+        views, route, predicates = compiled.views, compiled.route, compiled.predicates
+        keep_rows = self.has_static_rows
         entered: list[tuple[object, tuple[int, int, int]]] = []  # the event's rows, to leave after matching
         for op, s, p, o in event.updates:
             if op == DELETE:
                 raise StreamError(f"event {event.index}: deletions are allowed with unbounded windows only, not event")
+            if predicates is not None and p not in predicates:
+                continue  # pass 1 of Algorithm 1, before anything is encoded
             routed = route(s, p, o)
             if routed is None:
                 continue
             triple, routes = routed
             for j in routes:
                 view = views[j]
-                if view.add(triple):
+                if view.add(triple) and keep_rows:
                     entered.append((view, triple))
         answers: set[Mapping] = set()
         if all(views):
@@ -80,8 +84,12 @@ class TPJoinEventEngine:
             if merged:
                 terms = compiled.dictionary.terms
                 answers = {tuple([terms[i] for i in m]) for m in automaton.mappings(merged)}
-        for view, triple in entered:
-            view.remove(triple)
+        if keep_rows:
+            for view, triple in entered:
+                view.remove(triple)
+        else:
+            for view in views:  # the views held the event alone: clear them whole
+                view.clear()
         compiled.dictionary.clear_adaptive()
         if not answers and not self.current:
             return Delta()

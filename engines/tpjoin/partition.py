@@ -142,30 +142,39 @@ class Partitioner:
             )
             for shape in shapes
         }
-        self._by_predicate = {p: tuple(ss + any_predicate) for p, ss in by_predicate.items()}
-        self._any = tuple(any_predicate)
+        by_predicate = {p: ss + any_predicate for p, ss in by_predicate.items()}
+        # per predicate: (patterns that need no pass-2 test, (index, checks) of those that do)
+        self._plans = {p: self._plan(ss) for p, ss in by_predicate.items()}
+        self._any_plan = self._plan(any_predicate)
+        self.predicates: frozenset[str] | None = None if any_predicate else frozenset(by_predicate)
+        """The predicates pass 1 keeps, or None when a variable-predicate pattern keeps every triple."""
         self._routes: dict[tuple[int, ...], tuple[int, ...]] = {}
 
-    def candidates(self, predicate: str) -> tuple[PatternShape, ...]:
-        """Pass 1: the patterns a triple with this predicate may enter (empty: it is dropped unencoded)."""
-        return self._by_predicate.get(predicate, self._any)
+    def _plan(self, shapes: list[PatternShape]):
+        if not shapes:
+            return None
+        untested = tuple(s.index for s in shapes if not any(self._checks[s.index]))
+        tested = tuple((s.index, self._checks[s.index]) for s in shapes if any(self._checks[s.index]))
+        return untested, tested
 
     def route(self, s: str, p: str, o: str) -> tuple[tuple[int, int, int], tuple[int, ...]] | None:
         """The encoded triple and the patterns it enters, or None when it is pruned (then it may be encoded: sweep)."""
-        shapes = self._by_predicate.get(p, self._any)
-        if not shapes:
+        plan = self._plans.get(p, self._any_plan)
+        if plan is None:
             return None
         encode = self.dictionary.encode
         triple = (encode(s), encode(p), encode(o))
-        kept = []
-        for shape in shapes:
-            constants, equalities, value_tests = self._checks[shape.index]
-            if self._accepts(triple, constants, equalities, value_tests):
-                kept.append(shape.index)
+        untested, tested = plan
+        if not tested:
+            return triple, untested
+        kept = [index for index, checks in tested if self._accepts(triple, *checks)]
         if not kept:
-            return None
-        key = tuple(kept)
-        return triple, self._routes.setdefault(key, key)
+            return (triple, untested) if untested else None
+        key = tuple(sorted(untested + tuple(kept)))
+        routes = self._routes.get(key)
+        if routes is None:
+            routes = self._routes[key] = key
+        return triple, routes
 
     def accepts(self, index: int, triple: tuple[int, int, int]) -> bool:
         """Pass 2 for one pattern on an encoded triple (also the join-time test of the unpartitioned variant)."""
