@@ -44,8 +44,9 @@ Where the code departs from the paper, and why (the three points the paper leave
    repeated inside a pattern, disconnected patterns (cross products, or sort-merge joins when a
    comparison FILTER ties them), static (background) data as rows that never leave,
    and deletions on unbounded streams (incremental models). No entailment.
-9. Join ordering is recomputed for every automaton run from the views' sizes, as the paper does;
-   compiled automata are cached per order, so a repeated order costs no compilation.
+9. Join ordering follows the views' sizes at every automaton run, as the paper's does, with one
+   shortcut: SortAndCombine's order is memoised per sizes, exact below 64 rows and by power of two
+   above (1000 and 1001 rows give the same order), and compiled automata are cached per order.
 """
 
 from engines.tpjoin.event import TPJoinEventEngine, TPJoinEventNoPartitionEngine

@@ -51,12 +51,14 @@ class CompiledQuery:
 
     def automaton(self, seed: int | None = None, sizes: list[int] | None = None) -> Automaton:
         """SortAndCombine for the views' current sizes, and the automaton of that order."""
-        sizes = tuple(sizes if sizes is not None else map(len, self.views))
-        order = self._orders.get((seed, sizes))
+        sizes = sizes if sizes is not None else [len(view) for view in self.views]
+        # memo key: exact sizes below 64, the power of two above (an order for 1000 and 1001 rows is the same)
+        key = (seed, tuple([size if size < 64 else 64 + size.bit_length() for size in sizes]))
+        order = self._orders.get(key)
         if order is None:
             if len(self._orders) > 4096:
                 self._orders.clear()
-            order = self._orders[(seed, sizes)] = sort_and_combine(self.decomposition, sizes, seed)
+            order = self._orders[key] = sort_and_combine(self.decomposition, sizes, seed)
         key = (seed, order)
         automaton = self._automata.get(key)
         if automaton is None:

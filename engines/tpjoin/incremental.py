@@ -87,12 +87,14 @@ class TPJoinIncrementalEngine:
 
     def push(self, event: Event) -> Delta:
         kind = self.query.window.kind
-        route = self.compiled.route
+        route, predicates = self.compiled.route, self.compiled.predicates
         kept: list[Update] = []
         routes_now: dict[tuple[int, int, int], tuple[int, ...]] = {}
         for op, s, p, o in event.updates:
             if op == DELETE and kind != "unbounded":
                 raise StreamError(f"event {event.index}: deletions are allowed with unbounded windows only, not {kind}")
+            if predicates is not None and p not in predicates:
+                continue  # pass 1 of Algorithm 1, before anything is encoded
             routed = route(s, p, o)
             if routed is None:
                 continue
