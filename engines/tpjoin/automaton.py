@@ -19,17 +19,13 @@ then evaluated with SPARQL semantics on what the range holds, so the range need 
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from math import isnan
 from operator import itemgetter
 
-from engines.model import values
 from engines.model.filters import compile_filters
-from engines.model.stream import Compare, Expr, VarExpr, expr_variables, is_variable
+from engines.model.stream import Expr, expr_variables, is_variable
 from engines.tpjoin.partition import PatternShape
-
-_ORDERING = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}  # x op y  <=>  y flipped(op) x
+from engines.tpjoin.sortmerge import plan_sort_merge, sort_merge_join
 
 
 class State:
@@ -261,70 +257,12 @@ def _general_join(view, shape, s_kind, s_at, p_kind, p_at, o_kind, o_at, same_so
             out.append(m + tail)
 
     if sort_merge is not None:
-        return _sort_merge_join(sort_merge, pairs, extend, dictionary)
+        return sort_merge_join(sort_merge, pairs, extend, dictionary)
 
     def join(merged):
         out: list[tuple] = []
         for m in merged:
             for s, o in candidates(m):
-                extend(m, s, o, out)
-        return out
-
-    return join
-
-
-def plan_sort_merge(shape: PatternShape, bound: list[str], filters: Sequence[Expr]) -> tuple | None:
-    """(position of the new compared variable, index of the bound one in r, op as 'new op bound') or None."""
-    for expression in filters:
-        if not (isinstance(expression, Compare) and expression.op in _ORDERING):
-            continue
-        left, right = expression.left, expression.right
-        if not (isinstance(left, VarExpr) and isinstance(right, VarExpr)):
-            continue
-        for new, old, op in ((left.name, right.name, expression.op), (right.name, left.name, _ORDERING[expression.op])):
-            if old in bound and new in (shape.pattern[0], shape.pattern[2]) and new not in bound:
-                return shape.pattern.index(new), bound.index(old), op
-    return None
-
-
-def _numeric_key(term: str) -> float | None:
-    try:
-        value = values.term_value(term)
-    except values.ExprError:
-        return None
-    if value.kind != values.NUMERIC:
-        return None
-    key = float(value.value)
-    return None if isnan(key) else key
-
-
-def _sort_merge_join(plan, pairs, extend, dictionary):
-    position, bound_index, op = plan
-    decode = dictionary.decode
-
-    def join(merged):
-        keyed, unkeyed = [], []
-        for pair in pairs:  # sort the view on the compared value (the sort of the sort-merge join)
-            key = _numeric_key(decode(pair[position // 2]))
-            if key is None:
-                unkeyed.append(pair)
-            else:
-                keyed.append((key, pair))
-        keyed.sort(key=itemgetter(0))
-        keys = [key for key, _ in keyed]
-        rows = [pair for _, pair in keyed]
-        out: list[tuple] = []
-        for m in merged:
-            bound_key = _numeric_key(decode(m[bound_index]))
-            if bound_key is None:
-                chosen = rows
-            elif op in (">", ">="):  # new > bound: keys >= bound's, a superset under any numeric promotion
-                chosen = rows[bisect_left(keys, bound_key):]
-            else:
-                chosen = rows[:bisect_right(keys, bound_key)]
-            for s, o in chosen:
-                extend(m, s, o, out)
-            for s, o in unkeyed:
                 extend(m, s, o, out)
         return out
 
