@@ -4,7 +4,8 @@ For each cell group (dataset, scale, event shape, query, window, max_events) it 
 median throughput over its repetitions (events/s and triples/s) and the ratio of wall times of a pair of engines
 measured side by side in the run: the median of the per-round ratios (repetition k of one engine against
 repetition k of the other: the rounds interleave every cell, so a round shares the machine's load) with its IQR.
-A cell that timed out is shown as `timeout`; a ratio against it is a lower bound (">=", from the time-out).
+A cell that timed out is shown as `timeout`; a ratio against it is a lower bound (">="): its time-out over the
+events it processed (the run's first, cheapest ones) against the other engine's wall time per event.
 
     python benchmarks/tpjoin_ratios.py RUN BASE_ENGINE OTHER_ENGINE [OTHER_ENGINE ...]
     e.g. python benchmarks/tpjoin_ratios.py results/runs/tpjoin-partition tpjoin-event tpjoin-event-nopart scan
@@ -30,7 +31,13 @@ def _ratio(base: pd.DataFrame, other: pd.DataFrame, timeout_s: float) -> str:
     if base.empty or other.empty or (base.status != "ok").any():
         return "n/a"
     if (other.status == "timeout").any():
-        return f">= {timeout_s / base.wall_s.median():.1f}"
+        # per-event cost: the timed-out engine spent timeout_s on the events it got through, which are the run's
+        # first (its window still filling, the cheap part), so its cost per event over the whole run is at least that
+        fed = other.events_fed.max() if "events_fed" in other and other.events_fed.notna().any() else 0
+        base_per_event = base.wall_s.median() / base.events.median()
+        if fed:
+            return f">= {timeout_s / fed / base_per_event:.1f} (timeout after {int(fed):,} events)"
+        return f">= {timeout_s / base.wall_s.median():.1f} (timeout)"
     if (other.status != "ok").any():
         return other.status.iloc[0]
     paired = pd.merge(base[["repetition", "wall_s"]], other[["repetition", "wall_s"]], on="repetition")
