@@ -27,6 +27,7 @@ BUILTIN: dict[str, str] = {
     "tpjoin-event-nopart": "engines.tpjoin:TPJoinEventNoPartitionEngine",
     "tpjoin-lazy": "engines.tpjoin:TPJoinIncrementalEngine",
     "tpjoin-eager": "engines.tpjoin:TPJoinEagerEngine",
+    "sparkwave": "engines.sparkwave:SparkwaveEngine",
 }
 
 

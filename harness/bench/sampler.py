@@ -32,14 +32,18 @@ class CellLimit(BaseException):
 
 
 class RssSampler:
-    """Samples RSS at ``hz`` (0: no series) into ``series`` as (perf_counter_ns, rss_bytes) and watches the limits."""
+    """Samples RSS at ``hz`` (0: no series) into ``series`` as (perf_counter_ns, rss_bytes, count) and watches the limits.
+
+    ``count`` (when given) is read with each sample: the events processed so far, so memory can be
+    drawn against work done rather than wall time; None otherwise."""
 
     def __init__(self, hz: float, *, memory_cap_bytes: int | None = None, progress: Callable[[], None] | None = None,
-                 progress_every_s: float = 0.5):
+                 progress_every_s: float = 0.5, count: Callable[[], int] | None = None):
         self.hz = hz
         self.interval = 1.0 / hz if hz > 0 else 1.0 / WATCH_HZ
         self.memory_cap_bytes = memory_cap_bytes
-        self.series: list[tuple[int, int]] = []
+        self.series: list[tuple[int, int, int | None]] = []
+        self._count = count
         self.peak = 0
         self.cpu_s = 0.0
         self.lifetime_s = 0.0
@@ -101,7 +105,7 @@ class RssSampler:
             now = time.perf_counter_ns()
             rss = self.rss()
             if keep_series:
-                self.series.append((now, rss))
+                self.series.append((now, rss, self._count() if self._count is not None else None))
             if rss > self.peak:
                 self.peak = rss
             if self._armed:

@@ -1,4 +1,10 @@
-"""``cgpm run``: feed one engine a stream and report its answers, optionally as a JSON Lines trace of every delta."""
+"""``cgpm run``: feed one engine a stream and report its answers, optionally as a JSON Lines trace of every delta.
+
+What it shows is projected onto SELECT's variables (``harness.projection``): the trace's ``vars``
+are SELECT's, its rows the change of the projected answers (a row once per full mapping that
+projects onto it, once in all with SELECT DISTINCT), and ``answers`` counts projected answers;
+``full_mappings`` counts the engine's full mappings, which verification compares.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +18,8 @@ from pathlib import Path
 from common.errors import ConfigError
 from harness.commands.common import add_query_arguments, load_inputs, progress_bar
 from harness.engines_setup import build_engine
+from harness.projection import Projection
+from harness.streams.atomic import current_umask
 
 
 def add_parser(subparsers) -> None:
@@ -29,6 +37,7 @@ def _trace_target(path: Path):
     if not path.parent.exists():
         raise ConfigError(f"--trace {path}: directory {path.parent} does not exist")
     handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=f".{path.name}.", delete=False)
+    os.chmod(handle.name, 0o666 & ~current_umask())  # a temporary file is private; the trace is an ordinary file
     return handle
 
 
@@ -36,10 +45,11 @@ def run(args: argparse.Namespace) -> int:
     query, stream = load_inputs(args)
     engine = build_engine(args.engine, query, stream)
     trace = _trace_target(args.trace) if args.trace else None
+    projection = Projection(query)
     added_total = removed_total = 0
     try:
         if trace:
-            trace.write(json.dumps({"vars": [v.lstrip("?") for v in query.variables]}) + "\n")
+            trace.write(json.dumps({"vars": projection.names}) + "\n")
         bar = progress_bar(len(stream.events), f"{args.engine}")
         started = time.perf_counter()
         for event in stream.events:
@@ -47,9 +57,10 @@ def run(args: argparse.Namespace) -> int:
             added_total += len(delta.added)
             removed_total += len(delta.removed)
             if trace:
+                added, removed = projection.delta(delta)
                 trace.write(json.dumps({
                     "i": event.index, "ts": event.ts,
-                    "added": [list(m) for m in delta.added], "removed": [list(m) for m in delta.removed],
+                    "added": [list(m) for m in added], "removed": [list(m) for m in removed],
                 }, ensure_ascii=False) + "\n")
             bar.update(1)
         wall = time.perf_counter() - started
@@ -64,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
             os.unlink(trace.name)
     summary = {
         "engine": args.engine, "query": query.name, "window": query.window.spec(), "entailment": query.entailment,
-        "events": len(stream.events), "triples": stream.triple_count, "answers": sum(engine.answers().values()),
+        "events": len(stream.events), "triples": stream.triple_count, "answers": sum(projection.answers(engine.answers()).values()),
+        "full_mappings": sum(engine.answers().values()), "variables": projection.names,
         "added": added_total, "removed": removed_total, "wall_s": round(wall, 6), "stats": engine.stats(),
     }
     if args.json:

@@ -51,6 +51,7 @@ EVALUATORS = {
     "tpjoin-event-nopart": _engine_evaluator("tpjoin-event-nopart"),
     "tpjoin-lazy": _engine_evaluator("tpjoin-lazy"),
     "tpjoin-eager": _engine_evaluator("tpjoin-eager"),
+    "sparkwave": _engine_evaluator("sparkwave"),
 }
 
 HERE = Path(__file__).parent
