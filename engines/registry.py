@@ -28,6 +28,10 @@ BUILTIN: dict[str, str] = {
     "spectra-rev-onchange": "engines.spectra:SpectraRevOnChangeEngine",
     "delta": "engines.delta:DeltaEngine",
     "delta-generic": "engines.delta:DeltaGenericEngine",
+    "tpjoin-event": "engines.tpjoin:TPJoinEventEngine",
+    "tpjoin-event-nopart": "engines.tpjoin:TPJoinEventNoPartitionEngine",
+    "tpjoin-lazy": "engines.tpjoin:TPJoinIncrementalEngine",
+    "tpjoin-eager": "engines.tpjoin:TPJoinEagerEngine",
     "sparkwave": "engines.sparkwave:SparkwaveEngine",
 }
 
