@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from engines.model.stream import ContinuousQuery, Mapping, Stream
-from harness.engines_setup import build_engine, engine_class_for
+from harness.engines_setup import build_engine, close_engine, engine_class_for, engine_deltas
 from oracles.evaluate import oracle_answers
 
 
@@ -115,8 +115,9 @@ def delta_contradictions(event, held: set[Mapping], removed: set[Mapping], added
 def _engine_steps(engine, stream: Stream, istream: bool) -> Iterator[tuple[int, set[Mapping], list[Mapping], list[Divergence]]]:
     """After each event: (index, answers from deltas, the event's added answers, the delta's contradictions)."""
     held: set[Mapping] = set()
-    for event in stream.events:
-        delta = engine.push(event)
+    # an istream engine is asked for its answers after each event, so it must not run ahead of them
+    deltas = map(engine.push, stream.events) if istream else engine_deltas(engine, stream.events)
+    for event, delta in zip(stream.events, deltas):
         problems = []
         if istream:
             held = set(engine.answers())
@@ -159,9 +160,18 @@ def verify(
             raise ValueError(f"oracle_results has {len(oracle_results)} instants for a stream of {len(stream.events)} events")
         needed = set(oracle_instants)
         expected = iter([step for step in oracle_results if step[0] in needed])
+    try:
+        _compare(result, _engine_steps(instance, stream, istream), expected, wanted, istream, max_divergences, progress)
+    finally:
+        close_engine(instance)
+    return result
+
+
+def _compare(result: VerifyResult, steps, expected, wanted: set[int], istream: bool, max_divergences: int,
+             progress: Callable[[int], None] | None) -> None:
     previous_expected: frozenset[Mapping] = frozenset()
     pending = next(expected, None)
-    for index, held, added, problems in _engine_steps(instance, stream, istream):
+    for index, held, added, problems in steps:
         if progress is not None:
             progress(index)
         if problems:
@@ -184,4 +194,3 @@ def verify(
                 if len(result.divergences) < max_divergences:
                     result.divergences.append(divergence)
         previous_expected = answers
-    return result

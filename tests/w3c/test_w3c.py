@@ -16,6 +16,7 @@ import pytest
 
 from common.errors import QueryError
 from engines.model.stream import INSERT, Event, Stream, Update, Window
+from engines.registry import get_engine
 from harness.engines_setup import build_engine
 from oracles import oxigraph_oracle, plain_oracle, rdflib_oracle
 
@@ -27,7 +28,8 @@ def _engine_evaluator(name: str):
 
     def evaluate(query, triples):
         stream = Stream((Event(0, 0, tuple(Update(INSERT, *t) for t in triples)),))
-        window = Window("event") if name.startswith("spectra") else Window("unbounded")
+        windows = get_engine(name).capabilities.windows
+        window = Window("unbounded") if "unbounded" in windows else Window("event")
         engine = build_engine(name, query.with_window(window), stream)
         engine.push(stream.events[0])
         return frozenset(engine.answers())
@@ -42,6 +44,11 @@ EVALUATORS = {
     # the engines' shared term and FILTER code, through the exact baseline and the paper engines
     "reeval": _engine_evaluator("reeval"),
     "spectra": _engine_evaluator("spectra"),
+    "tpjoin-event": _engine_evaluator("tpjoin-event"),
+    "tpjoin-event-nopart": _engine_evaluator("tpjoin-event-nopart"),
+    "tpjoin-lazy": _engine_evaluator("tpjoin-lazy"),
+    "tpjoin-eager": _engine_evaluator("tpjoin-eager"),
+    "sparkwave": _engine_evaluator("sparkwave"),
 }
 
 HERE = Path(__file__).parent
