@@ -54,3 +54,17 @@ def test_oxigraph_leaves_the_state_machine_once_it_merges_two_terms():
     query = parse_query(f'SELECT * WHERE {{ ?v0 ?p01 "1E0"^^{double} }}', window="unbounded", name="found-3")
     assert oxigraph_merges(query, [(A, P, f'"1"^^{double}')])
     assert not oxigraph_merges(query, [(A, P, f'"2"^^{double}')])
+
+
+def test_a_stream_deleting_a_static_triple_leaves_it_in_the_graph():
+    """2026-11-24, tests/test_stateful.py under ``explore``: static ``a q c``, then the stream inserts and deletes
+    ``a q c``: oxigraph removed it from its store, losing the answers it gives (G = D ∪ S keeps it). An engine
+    bug, fixed in engines/baselines/oxigraph_engine.py; every update engine is held to it here."""
+    query = parse_query("SELECT * WHERE { <http://ex/a> ?p ?o . }", window="unbounded", name="found-4")
+    static = ((A, "<http://ex/q>", "<http://ex/c>"),)
+    events = [Event(0, 0, (Update(INSERT, *static[0]),)), Event(1, 1, (Update(DELETE, *static[0]),))]
+    for name in UPDATE_ENGINES:
+        engine = get_engine(name)(query, static=static)
+        for event in events:
+            engine.push(event)
+        assert set(engine.answers()) == {("<http://ex/q>", "<http://ex/c>")}, name

@@ -48,7 +48,9 @@ class OxigraphEngine:
         self._scratch = ox.Store()
         self.current: set[Mapping] = set()
         self._first = True
-        self._load(set(static), add=True)
+        # static triples are in every instant's graph: the stream's updates to them change D, never G
+        self.static = frozenset(static)
+        self._load(set(self.static), add=True)
 
     def _term(self, term: str):
         converted = self._to_store.get(term)
@@ -88,6 +90,8 @@ class OxigraphEngine:
 
     def push(self, event: Event) -> Delta:
         added, removed = self.window.advance(event)
+        if self.static:  # the store is a set: deleting a static triple that the stream also held would drop it
+            added, removed = added - self.static, removed - self.static
         if not (added or removed or self._first):
             return Delta()
         self._first = False  # before the first event M is empty, so static-only answers appear at the first
