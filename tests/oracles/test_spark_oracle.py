@@ -139,7 +139,7 @@ def stream_cases(draw, entailment: str = "none"):
     return draw(queries(window, entailment=entailment)), stream
 
 
-SPARK_EXAMPLES = settings(max_examples=12, deadline=None, derandomize=True,
+SPARK_EXAMPLES = settings(max_examples=8, deadline=None, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 
@@ -152,7 +152,7 @@ def test_agrees_with_the_plain_oracle_on_random_streams(spark, case):
 
 
 @pytest.mark.spark
-@settings(SPARK_EXAMPLES, max_examples=5)
+@settings(SPARK_EXAMPLES, max_examples=3)
 @given(stream_cases(entailment="rdfs"))
 def test_agrees_with_the_plain_oracle_under_rdfs(spark, case):
     query, stream = case
