@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from common.errors import ConfigError
 from generators.framing import EventShape, GeneratorSpec
@@ -26,7 +25,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--scale", type=int, required=True, help="LUBM: universities; taxi: trips")
     parser.add_argument("--seed", type=int, default=0, help="random seed, 0..2^31-1 (LUBM: UBA's -seed)")
     parser.add_argument("--index", type=int, default=0, help="LUBM: UBA's start index (-index); taxi: first trip id")
-    parser.add_argument("--out", type=Path, required=True, help="output stream directory (must not hold data)")
+    parser.add_argument("--out", required=True, help="output stream directory (must not hold data): a path, or with "
+                        "Spark any URI its Hadoop configuration can write (file:///..., hdfs://..., s3a://...)")
     shape = parser.add_mutually_exclusive_group()
     shape.add_argument("--events-of", type=int, metavar="K", help="group K consecutive triples into one event")
     shape.add_argument("--events", choices=("entity",), help="one event per entity description (the default)")
