@@ -2,7 +2,7 @@
 
 Not part of the test run. Usage::
 
-    python benchmarks/bench_generators.py [--lubm 20] [--taxi 1000000] [--master local[2]] [--twin]
+    python benchmarks/bench_generators.py [--lubm 20] [--taxi 1000000] [--bsbm 0] [--repeat 1] [--master local[2]] [--twin]
 
 For each dataset it times ``write_stream_spark`` (count pass, generation, Parquet written, files
 renamed into place) on an already started session, and prints one JSON line with the triples,
@@ -10,7 +10,9 @@ the seconds and triples/s; the session start-up is timed and reported apart. On 
 the wall rate says mostly how busy it is, so the CPU seconds of the driver, JVM and Python workers
 (psutil, all descendants) and the load average are reported too. ``--twin`` also
 times the in-process generation alone (no Spark, nothing written) as a reference for the
-Python-side cost.
+Python-side cost. ``--repeat R`` writes each stream R times and adds a summary line with the
+median and interquartile range of the triples/s; for BSBM the driver's time to make ``static.nt``
+(included in the write) is reported apart as ``static_seconds``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 import psutil
 
 from generators.framing import GeneratorSpec
@@ -69,10 +72,32 @@ def _measure_twin(spec: GeneratorSpec) -> dict:
             "seconds": round(seconds, 2), "triples_per_second": round(triples / seconds)}
 
 
+def _summary(runs: list[dict]) -> dict:
+    rates = np.array([run["triples_per_second"] for run in runs], dtype=np.float64)
+    cpu_rates = np.array([run["triples_per_cpu_second"] for run in runs], dtype=np.float64)
+    quartiles = lambda values: [round(float(q)) for q in np.percentile(values, [25, 50, 75])]  # noqa: E731
+    q1, median, q3 = quartiles(rates)
+    c1, cpu_median, c3 = quartiles(cpu_rates)
+    return {"dataset": runs[0]["dataset"], "scale": runs[0]["scale"], "summary_of": len(runs),
+            "triples": runs[0]["triples"], "triples_per_second_median": median, "triples_per_second_iqr": [q1, q3],
+            "triples_per_cpu_second_median": cpu_median, "triples_per_cpu_second_iqr": [c1, c3]}
+
+
+def _static_seconds(spec: GeneratorSpec) -> float:
+    from generators.pipeline import dataset_module
+
+    started = time.perf_counter()
+    text = dataset_module(spec.dataset).static_ntriples(spec)
+    sum(len(chunk) for chunk in ([text] if isinstance(text, str) else text or ()))
+    return round(time.perf_counter() - started, 2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lubm", type=int, default=20, help="LUBM universities (0 to skip)")
     parser.add_argument("--taxi", type=int, default=1_000_000, help="taxi trips (0 to skip)")
+    parser.add_argument("--bsbm", type=int, default=0, help="BSBM products, 20 offers each (0 to skip)")
+    parser.add_argument("--repeat", type=int, default=1, help="writes per stream; > 1 adds a median/IQR summary")
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--partitions", type=int, help="Spark partitions (default: twice the cores)")
     parser.add_argument("--twin", action="store_true", help="also time in-process generation alone")
@@ -84,10 +109,17 @@ def main() -> None:
     spark.range(1).count()
     print(json.dumps({"session_start_seconds": round(time.perf_counter() - started, 2), "master": args.master}))
     specs = [GeneratorSpec(name, scale, partitions=args.partitions)
-             for name, scale in (("lubm", args.lubm), ("taxi", args.taxi)) if scale]
+             for name, scale in (("lubm", args.lubm), ("taxi", args.taxi), ("bsbm", args.bsbm)) if scale]
     with tempfile.TemporaryDirectory(dir=args.scratch) as scratch:
         for spec in specs:
-            print(json.dumps(_measure_spark(spark, spec, Path(scratch))), flush=True)
+            runs = []
+            for _ in range(args.repeat):
+                runs.append(_measure_spark(spark, spec, Path(scratch)))
+                print(json.dumps(runs[-1]), flush=True)
+            if args.repeat > 1:
+                print(json.dumps(_summary(runs)), flush=True)
+            if spec.dataset == "bsbm":
+                print(json.dumps({"dataset": "bsbm", "scale": spec.scale, "static_seconds": _static_seconds(spec)}), flush=True)
             if args.twin:
                 print(json.dumps(_measure_twin(spec)), flush=True)
     spark.stop()

@@ -76,10 +76,12 @@ class SparkLocation:
             raise EnvironmentProblem(f"cannot create {parent.toString()}: {str(error).splitlines()[0]}") from None
         return sibling
 
-    def write_text(self, name: str, text: str) -> None:
+    def write_text(self, name: str, text) -> None:
+        """Write ``text`` (a string, or an iterable of string chunks) as the UTF-8 file ``name`` in this directory."""
         stream = self._fs.create(self._jvm.org.apache.hadoop.fs.Path(self._path, name), True)
         try:
-            stream.write(bytearray(text.encode("utf-8")))
+            for chunk in [text] if isinstance(text, str) else text:
+                stream.write(bytearray(chunk.encode("utf-8")))
         finally:
             stream.close()
 

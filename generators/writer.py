@@ -82,6 +82,7 @@ def _describe(spec: GeneratorSpec, unit_places: list[UnitPlace], started: float)
     """stream.json's content, with the texts of schema.nt and static.nt under the private key ``_texts``."""
     dataset = dataset_module(spec.dataset)
     files = {"schema.nt": dataset.schema_ntriples(spec), "static.nt": dataset.static_ntriples(spec)}
+    # each text is one string, or an iterable of chunks for graphs too large to hold whole
     texts = {name: text for name, text in files.items() if text is not None}
     info = provenance(spec, unit_places, time.perf_counter() - started)
     info["files"] = {"events": "events/", **{name: name for name in texts}}
@@ -92,7 +93,8 @@ def _describe(spec: GeneratorSpec, unit_places: list[UnitPlace], started: float)
 def _finish(spec: GeneratorSpec, temporary: Path, out: Path, unit_places: list[UnitPlace], started: float) -> dict:
     info = _describe(spec, unit_places, started)
     for name, text in info.pop("_texts").items():
-        (temporary / name).write_text(text, encoding="utf-8")
+        with open(temporary / name, "w", encoding="utf-8") as file:
+            file.writelines([text] if isinstance(text, str) else text)
     (temporary / "stream.json").write_text(json.dumps(info, indent=1, sort_keys=False) + "\n", encoding="utf-8")
     if out.exists():
         out.rmdir()  # checked empty before starting

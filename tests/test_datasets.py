@@ -3,7 +3,10 @@
 The streams are prefixes of what the generators' pure-Python twins make (the same rows as their
 Spark jobs, ``tests/generators``): LUBM(1) in UBA order, one event per entity, with the BitMat
 L1-L7 and the 14 LUBM queries; NYC-taxi-like trips, one event per trip, with taxi Q1-Q3 and
-their FILTER variants. Each query runs under a sliding window a quarter of the prefix long, so
+their FILTER variants; BSBM offers with Sparkwave's patterns P1-P3 under rdfs (seed 83 has a GB
+vendor and a GB producer among two each, so every pattern's extra join filters something), and
+the same offers with each product's closed types (``types=closed``) with the patterns' ``_fc``
+variants without entailment. Each query runs under a sliding window a quarter of the prefix long, so
 triples enter, stay while joins complete, and leave. The rdflib oracle runs once per query and
 stream; every engine is then checked against it (ids ``engine:dataset-query``). An engine that
 declares it cannot run a query (e.g. no rdfs entailment) is left out of that query's cases.
@@ -27,11 +30,16 @@ from oracles.evaluate import oracle_answers
 
 ROOT = Path(__file__).resolve().parents[1]
 MATCHERS = [name for name in known_engines() if get_engine(name).capabilities.matches]
+BSBM_QUERIES = sorted((ROOT / "generators" / "bsbm" / "queries").glob("*.rq"))
 # dataset -> (scale, events in the prefix, query files)
 DATASETS = {
     "lubm": (1, 200, sorted((ROOT / "generators" / "lubm" / "queries").glob("*.rq"))),
     "taxi": (120, 120, sorted((ROOT / "generators" / "taxi" / "queries").glob("*.rq"))),
+    "bsbm": (100, 100, [path for path in BSBM_QUERIES if not path.stem.endswith("_fc")]),
+    "bsbm-fc": (100, 100, [path for path in BSBM_QUERIES if path.stem.endswith("_fc")]),
 }
+# a stream made with other than the defaults: key -> (generator, seed, options)
+STREAM_SPECS = {"bsbm": ("bsbm", 83, ()), "bsbm-fc": ("bsbm", 83, (("types", "closed"),))}
 
 
 def _window(stream: Stream) -> str:
@@ -47,7 +55,9 @@ def dataset_streams(tmp_path_factory) -> dict[str, Stream]:
     streams = {}
     for dataset, (scale, events, _) in DATASETS.items():
         directory = tmp_path_factory.mktemp("datasets") / dataset
-        write_stream_local(GeneratorSpec(dataset=dataset, scale=scale, shape=EventShape.parse("entity")), directory)
+        generator, seed, options = STREAM_SPECS.get(dataset, (dataset, 0, ()))
+        spec = GeneratorSpec(dataset=generator, scale=scale, seed=seed, shape=EventShape.parse("entity"), options=options)
+        write_stream_local(spec, directory)
         whole = read_stream(directory)
         streams[dataset] = dataclasses.replace(whole, events=whole.events[:events])
     return streams

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engines.model.query import parse_query
-from engines.model.stream import INSERT, Event, Stream, Update, Window
+from engines.model.stream import INSERT, Event, Stream, Update
 from generators.hadoop_fs import as_uri, local_path
 from harness.oracle_choice import REEVALUATION_LIMIT, choose_oracle, reevaluation_cost
 from harness.streams import read_stream, write_stream
