@@ -24,6 +24,7 @@ from generators.framing import SPARK_EVENT_SCHEMA, GeneratorSpec
 DATASETS = {
     "lubm": "generators.lubm.dataset",
     "taxi": "generators.taxi.dataset",
+    "lsbench": "generators.lsbench.dataset",
 }
 
 
