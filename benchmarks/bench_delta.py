@@ -105,8 +105,8 @@ def make_updates(workload: Workload, size: int, count: int, delete_ratio: float,
 
 
 def run_cell(engine_name: str, class_name: str, size: int, count: int, delete_ratio: float, repeats: int, seed: int) -> dict:
-    from engines.model import Event, Update
-    from engines.query import parse_query
+    from engines.model.query import parse_query
+    from engines.model.stream import Event, Update
     from engines.registry import get_engine
 
     workload = WORKLOADS[class_name]

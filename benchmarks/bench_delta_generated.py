@@ -102,7 +102,7 @@ def central_instances(query, triples) -> int:
 
 
 def _load(engine_cls, query, triples):
-    from engines.model import Event, Update
+    from engines.model.stream import Event, Update
 
     engine = engine_cls(query)
     for start in range(0, len(triples), LOAD_BATCH):
@@ -112,8 +112,8 @@ def _load(engine_cls, query, triples):
 
 def run_cell(engine_name: str, class_name: str, size: int, updates: int, ratios: list[float], repeats: int, seed: int) -> dict:
     from engines.delta.decompose import compile_matcher, connected_variable_decomposition, query_class
-    from engines.model import Event, Update
-    from engines.query import load_query
+    from engines.model.query import load_query
+    from engines.model.stream import Event, Update
     from engines.registry import get_engine
 
     query = load_query(QUERY_DIR / f"{class_name}.rq", window="unbounded")

@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engines.query import load_query  # noqa: E402
+from engines.model.query import load_query  # noqa: E402
 from engines.registry import get_engine  # noqa: E402
 from harness.streams import read_stream  # noqa: E402
 

@@ -16,7 +16,7 @@ import statistics
 import time
 from pathlib import Path
 
-from engines.query import load_query
+from engines.model.query import load_query
 from harness.bench.cell import _timed_pass
 from harness.bench.matrix import engine_class
 from harness.bench.sampler import RssSampler

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from common.errors import EngineError
-from engines.query import load_query
+from engines.model.query import load_query
 from engines.registry import known_engines
 from harness.engines_setup import engine_class_for
 from harness.streams import read_stream

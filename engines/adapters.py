@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from engines.model import DELETE, INSERT, ContinuousQuery, Delta, Event, Mapping, Triple, Update, Window
+from engines.model.stream import DELETE, INSERT, ContinuousQuery, Delta, Event, Mapping, Triple, Update, Window
 from engines.protocol import Capabilities
 from engines.window_state import WindowState
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 
-from engines.model import Mapping, Triple, TriplePattern, is_variable
+from engines.model.stream import Mapping, Triple, TriplePattern, is_variable
 
 
 class TripleIndex:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Protocol, runtime_checkable
 
 from common.errors import EngineError
-from engines.model import ContinuousQuery, Delta, Event, Mapping, Triple
+from engines.model.stream import ContinuousQuery, Delta, Event, Mapping, Triple
 
 OUTPUTS = ("delta", "istream")
 

@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
 
-from engines.model import Triple
+from engines.model.stream import Triple
 
 RDF_TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import deque
 
 from common.errors import StreamError
-from engines.model import DELETE, Event, Triple, Window
+from engines.model.stream import DELETE, Event, Triple, Window
 
 
 class WindowState:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from common.errors import EngineError
 from engines.adapters import can_adapt, windowed
-from engines.model import ContinuousQuery, Stream
+from engines.model.stream import ContinuousQuery, Stream
 from engines.protocol import check_supported
 from engines.registry import get_engine
 

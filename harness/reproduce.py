@@ -14,7 +14,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from engines.model import ContinuousQuery, Event, Stream
+from engines.model.stream import ContinuousQuery, Event, Stream
 
 
 def _renumber(events: list[Event]) -> tuple[Event, ...]:

@@ -14,7 +14,7 @@ import bisect
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from engines.model import ContinuousQuery, Mapping, Stream
+from engines.model.stream import ContinuousQuery, Mapping, Stream
 from harness.engines_setup import build_engine, engine_class_for
 from oracles.evaluate import oracle_answers
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engines.model import Triple
+from engines.model.stream import Triple
 from oracles import OracleLimitation
 from oracles.nterms import OWL, RDF_TYPE, RDFS
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from common.errors import ConfigError, WindowError
-from engines.model import ContinuousQuery, Mapping, Stream, Triple
+from engines.model.stream import ContinuousQuery, Mapping, Stream, Triple
 from oracles.entailment import Entailer
 from oracles.oxigraph_oracle import OxigraphOracle
 from oracles.plain_oracle import PlainOracle

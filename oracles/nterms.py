@@ -1,4 +1,4 @@
-"""The oracles' own reading and writing of N-Triples terms, kept apart from ``engines.terms`` so a bug there cannot hide itself.
+"""The oracles' own reading and writing of N-Triples terms, kept apart from ``engines.model.terms`` so a bug there cannot hide itself.
 
 A term string is split into its parts (IRI, blank node label, or literal lexical form with datatype
 or language) and turned into rdflib or pyoxigraph terms. ``canonical`` writes the parts back in the

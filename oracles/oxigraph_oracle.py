@@ -2,7 +2,7 @@
 
 The query sent to Oxigraph is the model's triple patterns (blank nodes as named variables, so their
 bindings are part of the mapping) with the FILTER clauses cut verbatim from ``where_sparql``, under
-its prologue: Oxigraph, not rdflib nor ``engines.filters``, decides the filters.
+its prologue: Oxigraph, not rdflib nor ``engines.model.filters``, decides the filters.
 
 Known divergence, handled here: Oxigraph stores typed literals of the XSD types it knows by value,
 so ``"01"^^xsd:integer`` comes back as ``"1"^^xsd:integer`` and the two merge into one term. Each
@@ -25,7 +25,7 @@ from functools import lru_cache
 import pyoxigraph as ox
 
 from common.errors import QueryError
-from engines.model import Call, ContinuousQuery, Expr, Mapping, TermExpr, Triple, is_variable
+from engines.model.stream import Call, ContinuousQuery, Expr, Mapping, TermExpr, Triple, is_variable
 from oracles import OracleLimitation, nterms
 
 _MASKED = re.compile(

@@ -14,7 +14,7 @@ false. Nothing here comes from ``engines`` evaluation code or from rdflib; liter
   untimezoned time (an error within ±14 hours). Otherwise ``=`` is RDFterm-equal, with the
   W3C tests' ``KnownTypesDefault2Neq`` and ``LangTagAwareness`` readings: two valid values of
   different known types are unequal, a language-tagged literal equals only itself
-  (``"a"@en = "b"@en`` and ``"a"@en = "a"`` are false, as rdflib, Oxigraph and ``engines.filters``
+  (``"a"@en = "b"@en`` and ``"a"@en = "a"`` are false, as rdflib, Oxigraph and ``engines.model.filters``
   also say), and two distinct literals of which one has no known value are an error. ``!=`` is the
   negation of ``=``; the orderings on anything else are errors;
 - arithmetic (17.4.4 via XPath) takes valid numerics only; the result type is the larger of
@@ -32,7 +32,7 @@ from collections.abc import Mapping as MappingType
 from decimal import Context
 
 from common.errors import QueryError
-from engines.model import And, Arith, Call, Compare, Expr, Not, Or, TermExpr, Unary, VarExpr
+from engines.model.stream import And, Arith, Call, Compare, Expr, Not, Or, TermExpr, Unary, VarExpr
 from oracles import OracleLimitation, nterms, values
 from oracles.plain_functions import (
     CAST_TARGETS,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from engines.model import ContinuousQuery, Mapping, Triple, TriplePattern, is_variable
+from engines.model.stream import ContinuousQuery, Mapping, Triple, TriplePattern, is_variable
 from oracles import nterms
 from oracles.plain_filters import filter_holds
 

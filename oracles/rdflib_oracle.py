@@ -30,7 +30,7 @@ from rdflib.plugins.sparql.parserutils import CompValue, Expr
 from rdflib.plugins.sparql.sparql import Query
 
 from common.errors import QueryError
-from engines.model import ContinuousQuery, Mapping, Triple
+from engines.model.stream import ContinuousQuery, Mapping, Triple
 from oracles import nterms, sparql_fixes
 
 rdflib.NORMALIZE_LITERALS = False

@@ -5,7 +5,7 @@ rdflib compares literals of unrelated types by Python ordering (``"x" >= 1`` is 
 xsd:date values it should not, and ignores XSD's rule for timezoned against untimezoned dateTimes.
 ``relational_expression`` replaces rdflib's evaluation of ``=``, ``!=``, ``<``, ``>``, ``<=``,
 ``>=`` in the oracle's compiled queries, following SPARQL 1.1 section 17.3 with the literal values
-of ``oracles.values`` (independent of ``engines.filters``):
+of ``oracles.values`` (independent of ``engines.model.filters``):
 
 - numerics (xsd:integer and its derived types, decimal, float, double) compare by value after type
   promotion; simple literals and xsd:string by code point; xsd:boolean, xsd:dateTime and xsd:date

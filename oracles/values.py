@@ -8,7 +8,7 @@ first instant of its day); anything else, including an invalid lexical form, has
 untimezoned one (decided only beyond ±14 hours). ``effective_boolean_value`` is SPARQL 1.1, 17.2.2.
 ``decimal_string`` and ``floating_string`` write a numeric value as XPath's ``fn:string`` does (the
 cast to xsd:string, F&O 17.1.2), for the oracles' casts and computed results.
-Nothing here comes from ``engines.terms`` or ``engines.filters``: a bug there cannot hide itself.
+Nothing here comes from ``engines.model.terms`` or ``engines.model.filters``: a bug there cannot hide itself.
 """
 
 from __future__ import annotations

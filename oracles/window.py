@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 
 from common.errors import StreamError, WindowError
-from engines.model import DELETE, INSERT, Event, Triple, Window
+from engines.model.stream import DELETE, INSERT, Event, Triple, Window
 
 
 def window_start(window: Window, ts: int) -> int | None:

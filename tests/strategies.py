@@ -3,15 +3,15 @@
 Streams have equal timestamps, bursts, duplicate triples, blank nodes, literals of mixed numeric
 types and odd lexical forms, escapes and language tags. Queries are stars, chains, cycles and
 snowflakes with constants in every position, variable predicates, and FILTERs; they are drawn as
-SPARQL text and read by ``engines.query.parse_query``, so the reader is exercised too.
+SPARQL text and read by ``engines.model.query.parse_query``, so the reader is exercised too.
 """
 
 from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from engines.model import DELETE, INSERT, Event, Stream, Update, Window
-from engines.query import parse_query
+from engines.model.query import parse_query
+from engines.model.stream import DELETE, INSERT, Event, Stream, Update, Window
 
 EX = "http://ex/"
 XSD = "http://www.w3.org/2001/XMLSchema#"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from common.errors import EngineError
-from engines.query import parse_query
+from engines.model.query import parse_query
 from engines.registry import get_engine, known_engines
 from harness.engines_setup import engine_class_for
 from harness.verify import verify

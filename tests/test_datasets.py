@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from common.errors import EngineError
-from engines.model import Stream
-from engines.query import load_query
+from engines.model.query import load_query
+from engines.model.stream import Stream
 from engines.registry import get_engine, known_engines
 from harness.engines_setup import engine_class_for
 from harness.streams import read_stream

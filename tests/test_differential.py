@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from common.errors import EngineError
-from engines.model import Event, Stream
+from engines.model.stream import Event, Stream
 from engines.registry import get_engine, known_engines
 from harness.engines_setup import build_engine
 from tests.strategies import queries, streams, windows

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from engines.model import DELETE, INSERT, Event, Update
+from engines.model.stream import DELETE, INSERT, Event, Update
+from engines.model.windows import parse_window
 from engines.window_state import WindowState
-from engines.windows import parse_window
 from tests.conformance.checks import triple
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "semantics.md"

@@ -11,7 +11,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from engines.model import DELETE, INSERT, Event, Update, Window
+from engines.model.stream import DELETE, INSERT, Event, Update, Window
 from engines.registry import get_engine, known_engines
 from oracles.evaluate import answers_over_graph
 from tests.strategies import queries, triples

@@ -13,11 +13,11 @@ from collections.abc import Iterable
 
 import pyoxigraph as ox
 
-from engines.model import ContinuousQuery, Delta, Event, Mapping, Triple
+from engines.model.sparql_text import select_all_text, sparql_variable
+from engines.model.stream import ContinuousQuery, Delta, Event, Mapping, Triple
+from engines.model.terms import literal_parts
 from engines.protocol import Capabilities
 from engines.rdfs import ClosureCounter, Schema
-from engines.sparql_text import select_all_text, sparql_variable
-from engines.terms import literal_parts
 from engines.window_state import WindowState
 
 _DEFAULT_GRAPH = ox.DefaultGraph()

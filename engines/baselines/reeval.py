@@ -11,8 +11,8 @@ from collections import Counter
 from collections.abc import Iterable
 
 from engines.bgp import TripleIndex, evaluate_bgp
-from engines.filters import compile_filters
-from engines.model import ContinuousQuery, Delta, Event, Mapping, Triple
+from engines.model.filters import compile_filters
+from engines.model.stream import ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities
 from engines.rdfs import ClosureCounter, Schema
 from engines.window_state import WindowState

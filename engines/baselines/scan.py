@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from engines.model import NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
+from engines.model.stream import NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities
 
 

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 
 from engines.delta.decompose import Star, ordered_array, overlap_graph, pattern_variables, star_decomposition
 from engines.delta.filtering import Check
-from engines.model import INSERT, TriplePattern
+from engines.model.stream import INSERT, TriplePattern
 
 # join steps of a compiled Algorithm 7 run
 GROUND_CHECK, CENTER_BOUND, CENTER_ANY, SLOT_CHECK, SLOT_EXPAND, FILTER = range(6)

@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engines.model import Triple, TriplePattern, is_variable
+from engines.model.stream import Triple, TriplePattern, is_variable
 
 GROUND = "ground"
 SIMPLE_STAR = "simple var-centric star"

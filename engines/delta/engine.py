@@ -41,7 +41,7 @@ from engines.delta.decompose import KIND_SIMPLE_STAR, compile_matcher, connected
 from engines.delta.filtering import compile_conjuncts, split_by_scope
 from engines.delta.ground import GroundEvaluator
 from engines.delta.star import SimpleStarEvaluator
-from engines.model import DELETE, INSERT, ContinuousQuery, Delta, Event, Expr, Mapping, Triple, expr_variables
+from engines.model.stream import DELETE, INSERT, ContinuousQuery, Delta, Event, Expr, Mapping, Triple, expr_variables
 from engines.protocol import Capabilities
 
 CAPABILITIES = Capabilities(

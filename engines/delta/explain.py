@@ -8,7 +8,6 @@ that runs Algorithms 5-7, and where each FILTER conjunct is applied.
 
 from __future__ import annotations
 
-from engines import model as m
 from engines.delta.decompose import (
     KIND_GENERIC,
     KIND_SIMPLE_STAR,
@@ -19,7 +18,8 @@ from engines.delta.decompose import (
     star_decomposition,
 )
 from engines.delta.filtering import split_by_scope
-from engines.model import ContinuousQuery, TriplePattern
+from engines.model import stream as m
+from engines.model.stream import ContinuousQuery, TriplePattern
 
 ALGORITHMS = {
     KIND_SIMPLE_STAR: "Algorithm 2 (hash map of ground var-centric instances)",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engines.model import And, Expr, expr_variables
+from engines.model.stream import And, Expr, expr_variables
 
 Check = Callable[[Sequence[str | None]], bool]
 
@@ -37,7 +37,7 @@ def compile_conjuncts(exprs: Sequence[Expr], variables: Sequence[str]) -> Check 
     """One callable over a mapping in ``variables`` order (None for unbound), or None for no conjunct."""
     if not exprs:
         return None
-    from engines.filters import compile_filters  # imported late: filter-free queries need no filter module
+    from engines.model.filters import compile_filters  # imported late: filter-free queries need no filter module
 
     extra = sorted(set().union(*(expr_variables(e) for e in exprs)) - set(variables))
     check = compile_filters(list(exprs), list(variables) + extra)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engines.model import INSERT, TriplePattern
+from engines.model.stream import INSERT, TriplePattern
 
 
 class GroundEvaluator:

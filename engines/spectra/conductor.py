@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from common.errors import ConfigError, EngineError, StreamError
-from engines.filters import compile_filters
-from engines.model import INSERT, ContinuousQuery, Event, Triple
+from engines.model.filters import compile_filters
+from engines.model.stream import INSERT, ContinuousQuery, Event, Triple
 from engines.spectra.dictionary import TermDictionary
 from engines.spectra.joins import JoinPlanner
 from engines.spectra.summary import GraphSummary, row_getter, shape_patterns, split_filters

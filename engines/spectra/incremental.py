@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import ClassVar
 
-from engines.model import NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
+from engines.model.stream import NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities, check_supported
 from engines.spectra.conductor import QueryConductor, reject_options
 from engines.spectra.joins import seed_partials

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from common.errors import ConfigError
-from engines.model import NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
+from engines.model.stream import NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities, check_supported
 from engines.spectra.conductor import QueryConductor, reject_options
 from engines.spectra.incremental import SPECTRA_CAPABILITIES

@@ -20,8 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
-from engines.filters import compile_filters
-from engines.model import And, ContinuousQuery, Expr, TriplePattern, expr_variables, is_variable
+from engines.model.filters import compile_filters
+from engines.model.stream import And, ContinuousQuery, Expr, TriplePattern, expr_variables, is_variable
 
 ValueTest = Callable[[str], bool]
 _CACHE_LIMIT = 1 << 16

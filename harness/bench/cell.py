@@ -27,7 +27,7 @@ LATENCY_PERCENTILES = {"latency_p50_ms": 50, "latency_p95_ms": 95, "latency_p99_
 
 
 def _load_inputs(cell: dict):
-    from engines.query import load_query
+    from engines.model.query import load_query
     from harness.streams import check_window, read_stream
 
     query = load_query(cell["query_path"], window=cell["window"], entailment=cell["entailment"])

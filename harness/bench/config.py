@@ -37,7 +37,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 from common.errors import CgpmError, ConfigError
-from engines.windows import parse_window
+from engines.model.windows import parse_window
 
 RUNNERS = ("spark", "process")
 ENTAILMENTS = ("query", "none", "rdfs")

@@ -139,7 +139,7 @@ def engine_class(name: str) -> type:
 
 def resolved_query(query_path: str, window: str, entailment: str):
     """The query as a cell runs it: its own window and entailment unless the workload names others."""
-    from engines.query import load_query
+    from engines.model.query import load_query
 
     return load_query(query_path, window=None if window == QUERY_WINDOW else window,
                       entailment=None if entailment == "query" else entailment)

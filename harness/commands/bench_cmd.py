@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from common.errors import ConfigError
-from engines.windows import WINDOW_FORMS
+from engines.model.windows import WINDOW_FORMS
 from harness.bench.config import DEFAULTS, RUNNERS, load_config, with_flags
 
 RUNS = Path("results") / "runs"

@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from engines.query import load_query
-from engines.windows import WINDOW_FORMS, parse_window
+from engines.model.query import load_query
+from engines.model.windows import WINDOW_FORMS, parse_window
 
 
 def add_query_arguments(parser: argparse.ArgumentParser) -> None:

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from common.errors import QueryError
-from engines.query import load_query
+from engines.model.query import load_query
 
 
 def add_parser(subparsers) -> None:

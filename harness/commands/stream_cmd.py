@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 from common.errors import ConfigError
-from engines.model import INSERT
-from engines.windows import WINDOW_FORMS, parse_window
+from engines.model.stream import INSERT
+from engines.model.windows import WINDOW_FORMS, parse_window
 from harness.streams import (
     check_window,
     export_nt_events,

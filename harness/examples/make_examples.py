@@ -11,8 +11,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from engines.model import DELETE, INSERT, Event, Stream, Update
-from engines.terms import check_triple
+from engines.model.stream import DELETE, INSERT, Event, Stream, Update
+from engines.model.terms import check_triple
 from harness.examples import UNIVERSITY, UPDATES
 from harness.streams import write_stream
 

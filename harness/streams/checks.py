@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from common.errors import StreamError
-from engines.model import DELETE, Event, Stream, Window
+from engines.model.stream import DELETE, Event, Stream, Window
 
 
 def check_window(stream: Stream, window: Window) -> None:

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from common.errors import StreamError, TermError
-from engines.model import DELETE, INSERT, Event, Stream, Triple, Update
+from engines.model.stream import DELETE, INSERT, Event, Stream, Triple, Update
 from harness.streams.atomic import write_text_atomically
 from harness.streams.checks import check_event_order
 from harness.streams.ntriples import parse_triple_line, triple_line

@@ -1,8 +1,8 @@
 """N-Triples lines become canonical triples, and a bad line is reported by file and line number.
 
 The N-Triples grammar is three terms and a dot per line, and each term's grammar is exactly the one
-``engines.terms`` implements, so lines are tokenised with its regular expressions and every term
-goes through ``engines.terms.check_triple``. That keeps lexical forms exactly as written (modulo
+``engines.model.terms`` implements, so lines are tokenised with its regular expressions and every term
+goes through ``engines.model.terms.check_triple``. That keeps lexical forms exactly as written (modulo
 the canonical escaping), which a general RDF parser would not promise, and tells the user the line.
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from common.errors import StreamError, TermError
-from engines.model import Triple
-from engines.terms import TERM_RE, check_triple
+from engines.model.stream import Triple
+from engines.model.terms import TERM_RE, check_triple
 
 _SPACE = re.compile(r"[ \t]*")
 _END = re.compile(r"[ \t]*\.[ \t]*(?:#.*)?")

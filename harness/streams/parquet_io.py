@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from common.errors import StreamError
-from engines.model import Stream, Window
+from engines.model.stream import Stream, Window
 from harness.streams import layout
 from harness.streams.atomic import current_umask
 from harness.streams.checks import check_window

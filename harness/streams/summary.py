@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engines.model import DELETE, Stream
+from engines.model.stream import DELETE, Stream
 
 
 def stream_summary(stream: Stream) -> dict:

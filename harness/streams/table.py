@@ -21,8 +21,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from common.errors import StreamError, TermError
-from engines.model import Event, Update
-from engines.terms import parse_term
+from engines.model.stream import Event, Update
+from engines.model.terms import parse_term
 from harness.streams.layout import INTEGER_COLUMNS, TERM_COLUMNS
 
 _POSITION = {"s": "subject", "p": "predicate", "o": "object"}
@@ -136,7 +136,7 @@ def check_rows(table: pa.Table, locator: RowLocator, *, validate: bool = True) -
 
 
 def _canonical(distinct: list[str], indices: np.ndarray, column: str, event_at) -> list[str]:
-    """Each distinct term in canonical form, with the position rules of ``engines.terms.check_triple``."""
+    """Each distinct term in canonical form, with the position rules of ``engines.model.terms.check_triple``."""
     canonical = []
     for number, text in enumerate(distinct):
         try:

@@ -6,7 +6,7 @@ name are one graph); its timestamp is the default-graph triple ``<g> prov:genera
 1970-01-01T00:00:00Z; a dateTime without a zone is read as UTC). Other default-graph triples are
 metadata and are ignored. A graph's triples are its inserts in document order; the model has no
 deletions. pyoxigraph parses the TriG (it keeps document order, duplicates, blank node labels and
-lexical forms) in lenient mode, so that every term is judged by ``engines.terms`` as everywhere
+lexical forms) in lenient mode, so that every term is judged by ``engines.model.terms`` as everywhere
 else, not by RFC 3987 or BCP 47 (relative IRIs and any well-formed language tag are kept).
 
 Export writes graphs ``<urn:cgpm-bench:event:N>`` with ``prov:generatedAtTime``, or the
@@ -23,8 +23,8 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from common.errors import StreamError, TermError
-from engines.model import DELETE, INSERT, Event, Stream, Triple, Update
-from engines.terms import XSD, check_triple, literal, parse_term
+from engines.model.stream import DELETE, INSERT, Event, Stream, Triple, Update
+from engines.model.terms import XSD, check_triple, literal, parse_term
 from harness.streams.atomic import write_text_atomically
 from harness.streams.checks import check_event_order
 
@@ -100,7 +100,7 @@ def _timestamp(graph: str, value, source: str) -> int:
 
 def _quads(path: Path) -> Iterator:
     try:
-        # lenient keeps relative IRIs as written; engines.terms validates every term afterwards.
+        # lenient keeps relative IRIs as written; engines.model.terms validates every term afterwards.
         yield from ox.parse(path=str(path), format=ox.RdfFormat.TRIG, lenient=True)
     except SyntaxError as error:
         raise StreamError(f"{path} line {error.lineno}: {error.msg.split(': ', 1)[-1]}") from None

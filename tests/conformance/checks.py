@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from engines.model import Event, Stream, Update
-from engines.terms import check_triple
+from engines.model.stream import Event, Stream, Update
+from engines.model.terms import check_triple
 
 PREFIXES = "PREFIX : <http://ex/>\nPREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n" \
     "PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>\n"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engines.baselines.oxigraph_engine import OxigraphEngine
 from engines.baselines.reeval import ReevalEngine
-from engines.query import parse_query
+from engines.model.query import parse_query
 from tests.conformance.checks import build_stream
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from common.errors import QueryError, WindowError
-from engines import model as m
-from engines.query import load_query, parse_query
+from engines.model import stream as m
+from engines.model.query import load_query, parse_query
 
 XSD_INT = "<http://www.w3.org/2001/XMLSchema#integer>"
 

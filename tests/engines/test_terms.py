@@ -1,4 +1,4 @@
-"""engines.terms: every accepted term comes out in one canonical spelling, every malformed one is refused by name."""
+"""engines.model.terms: every accepted term comes out in one canonical spelling, every malformed one is refused by name."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from common.errors import TermError
-from engines.terms import (
+from engines.model.terms import (
     RDF_LANGSTRING,
     XSD,
     XSD_STRING,

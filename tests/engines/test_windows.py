@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from common.errors import WindowError
-from engines.model import Window
-from engines.windows import parse_duration, parse_iso_duration, parse_window
+from engines.model.stream import Window
+from engines.model.windows import parse_duration, parse_iso_duration, parse_window
 
 
 @pytest.mark.parametrize(("text", "ms"), [

@@ -11,7 +11,7 @@ from pathlib import Path
 import pyoxigraph
 import pytest
 
-from engines.query import load_query
+from engines.model.query import load_query
 from generators.framing import EventShape, GeneratorSpec
 from generators.lubm import dataset as lubm
 from generators.lubm.render import sections

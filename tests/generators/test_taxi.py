@@ -11,8 +11,8 @@ import numpy as np
 import pyoxigraph
 import pytest
 
-from engines.query import load_query
-from engines.terms import parse_term
+from engines.model.query import load_query
+from engines.model.terms import parse_term
 from generators.framing import EventShape, GeneratorSpec
 from generators.pipeline import twin_table
 from generators.taxi import model

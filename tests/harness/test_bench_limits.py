@@ -13,7 +13,7 @@ from pathlib import Path
 
 import psutil
 
-from engines.model import Delta
+from engines.model.stream import Delta
 from engines.protocol import Capabilities
 from harness.bench import store
 from harness.bench.cell import run_task

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from engines.model import DELETE, INSERT, Event, Stream, Update
+from engines.model.stream import DELETE, INSERT, Event, Stream, Update
 from harness.cli import main
 from harness.streams import write_stream
 from tests.conformance.checks import build_stream
@@ -136,7 +136,7 @@ def test_update_only_engines_run_windowed_queries_through_the_adapter(inputs, ca
 def test_verify_reports_a_divergence_and_writes_a_reproducer(inputs, capsys, monkeypatch):
     """A deliberately broken engine: verify exits 1, names the first divergence and writes a stream that fails alone."""
     from engines.baselines.reeval import ReevalEngine
-    from engines.model import Delta
+    from engines.model.stream import Delta
 
     class ForgetsExpirations(ReevalEngine):
         name = "forgetful"

@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from common.errors import StreamError, TermError
-from engines.model import DELETE, INSERT, Event, Stream, Update, Window
+from engines.model.stream import DELETE, INSERT, Event, Stream, Update, Window
 from harness.streams import check_window, import_nt_events, import_trig, read_stream, write_stream
 
 S, P, OBJ = "<http://ex.org/s>", "<http://ex.org/p>", "<http://ex.org/o>"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from common.errors import StreamError
-from engines.model import DELETE, INSERT, Window
-from engines.query import load_query
+from engines.model.query import load_query
+from engines.model.stream import DELETE, INSERT, Window
 from harness.examples import UNIVERSITY, UPDATES, make_examples
 from harness.streams import check_window, read_stream
 

@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from common.errors import StreamError
-from engines.model import INSERT, Event, Stream, Update
+from engines.model.stream import INSERT, Event, Stream, Update
 from harness.streams import read_stream, write_stream
 
 S, P = "<http://ex.org/s>", "<http://ex.org/p>"
@@ -168,7 +168,7 @@ KILLER = textwrap.dedent(
     """
     import os, signal, sys
     import harness.streams.parquet_io as parquet_io
-    from engines.model import Event, Stream, Update
+    from engines.model.stream import Event, Stream, Update
 
     def killed_half_way(path, triples):
         with open(path, "w") as handle:

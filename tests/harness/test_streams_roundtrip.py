@@ -8,8 +8,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engines.model import DELETE, INSERT, Event, Stream, Update
-from engines.terms import XSD, literal, parse_term
+from engines.model.stream import DELETE, INSERT, Event, Stream, Update
+from engines.model.terms import XSD, literal, parse_term
 from harness.streams import (
     export_nt_events,
     export_trig,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engines.model import DELETE, INSERT, Event, Stream, Update
+from engines.model.stream import DELETE, INSERT, Event, Stream, Update
 from harness.streams import export_nt_events, export_trig, import_nt_events, import_trig
 from harness.streams.ntriples import parse_triple_line
 from harness.streams.trig import TIMESTAMP_MS, datetime_to_ms, ms_to_datetime

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engines.query import parse_query
+from engines.model.query import parse_query
 from oracles import OracleLimitation
 from oracles.oxigraph_oracle import OxigraphOracle
 from oracles.oxigraph_oracle import evaluate as oxigraph_evaluate

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from common.errors import ConfigError, StreamError, WindowError
-from engines.model import DELETE, INSERT, Event, Stream, Update, Window
-from engines.query import parse_query
+from engines.model.query import parse_query
+from engines.model.stream import DELETE, INSERT, Event, Stream, Update, Window
 from oracles.entailment import DOMAIN, INVERSE_OF, SUB_CLASS_OF
 from oracles.evaluate import answers_over_graph, oracle_answers
 from oracles.nterms import RDF_TYPE

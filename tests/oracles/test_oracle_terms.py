@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engines import terms
+from engines.model import terms
 from oracles import nterms, values
 
 XSD = nterms.XSD

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from common.errors import StreamError, WindowError
-from engines.model import DELETE, INSERT, Event, Update, Window
+from engines.model.stream import DELETE, INSERT, Event, Update, Window
 from oracles.window import dynamic_graph, window_contents, window_start
 
 

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines.model import DELETE, INSERT, Event, Stream, Update, Window
-from engines.query import parse_query
+from engines.model.query import parse_query
+from engines.model.stream import DELETE, INSERT, Event, Stream, Update, Window
 from oracles import OracleLimitation
 from oracles.evaluate import ORACLES, answers_over_graph, oracle_answers
 from oracles.plain_oracle import PlainOracle, evaluate, match_patterns

@@ -1,7 +1,7 @@
 """Reads the W3C SPARQL 1.0 evaluation tests: manifests, data as canonical triples, expected results, and compares answers.
 
 A test is a ``W3CTest`` (folder, name, query text, data files, result file). The query is read by
-``engines.query.parse_query`` with an unbounded window; ASK queries are read as ``SELECT *`` and
+``engines.model.query.parse_query`` with an unbounded window; ASK queries are read as ``SELECT *`` and
 answered by non-emptiness. Expected results (``.srx`` XML or ``.ttl`` result sets) become a list
 of solutions (dicts from variable to canonical term) or a boolean. ``same_solutions`` compares two
 solution lists as multisets with blank nodes matched up to renaming.
@@ -20,9 +20,9 @@ from urllib.request import url2pathname
 import rdflib
 from rdflib import RDF, Namespace
 
-from engines.model import ContinuousQuery
-from engines.query import parse_query
-from engines.terms import check_triple, parse_term
+from engines.model.query import parse_query
+from engines.model.stream import ContinuousQuery
+from engines.model.terms import check_triple, parse_term
 from oracles import nterms
 
 rdflib.NORMALIZE_LITERALS = False

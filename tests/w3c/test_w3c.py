@@ -20,7 +20,7 @@ from .loader import W3C_DIR, load_data, load_results, load_tests, read_query, sa
 if not W3C_DIR.is_dir():
     pytest.skip(f"W3C SPARQL tests not found at {W3C_DIR} (expected shared/ beside the repository)", allow_module_level=True)
 
-from engines.model import INSERT, Event, Stream, Update, Window  # noqa: E402
+from engines.model.stream import INSERT, Event, Stream, Update, Window  # noqa: E402
 from harness.engines_setup import build_engine  # noqa: E402
 from oracles import oxigraph_oracle, plain_oracle, rdflib_oracle  # noqa: E402
 

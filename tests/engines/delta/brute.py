@@ -7,8 +7,8 @@ of the graph, keeping the mappings whose terms agree and that pass the FILTERs.
 
 from __future__ import annotations
 
-from engines.filters import compile_filters
-from engines.model import DELETE, ContinuousQuery, Event, Mapping, Triple, is_variable
+from engines.model.filters import compile_filters
+from engines.model.stream import DELETE, ContinuousQuery, Event, Mapping, Triple, is_variable
 
 
 class BruteForce:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.query import parse_query
+from engines.model.query import parse_query
 
 PREFIX = "PREFIX : <http://ex/>\nPREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n"
 

@@ -24,7 +24,7 @@ from engines.delta.decompose import (
     query_class,
     star_decomposition,
 )
-from engines.model import Window
+from engines.model.stream import Window
 from harness.cli import main
 from tests.engines.delta.queries import PREFIX, QUERIES, load
 from tests.strategies import queries

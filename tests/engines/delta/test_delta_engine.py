@@ -8,7 +8,7 @@ import pytest
 
 from common.errors import EngineError, StreamError
 from engines.delta import DeltaEngine, DeltaGenericEngine
-from engines.model import DELETE, INSERT, Event, Update, Window
+from engines.model.stream import DELETE, INSERT, Event, Update, Window
 from tests.engines.delta.brute import BruteForce
 from tests.engines.delta.queries import load
 

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from engines.delta import DeltaEngine, DeltaGenericEngine
-from engines.model import DELETE, INSERT, Event, Update, is_variable
-from engines.query import parse_query
+from engines.model.query import parse_query
+from engines.model.stream import DELETE, INSERT, Event, Update, is_variable
 from tests import strategies as shared
 from tests.engines.delta.brute import BruteForce
 from tests.engines.delta.queries import QUERIES, load

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from engines.adapters import windowed
 from engines.baselines.reeval import ReevalEngine
 from engines.delta import DeltaEngine, DeltaGenericEngine
-from engines.model import Window
+from engines.model.stream import Window
 from tests.engines.delta.brute import BruteForce
 from tests.strategies import queries, streams, windows
 

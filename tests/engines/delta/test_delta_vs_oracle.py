@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 
 from engines.delta import DeltaEngine, DeltaGenericEngine
-from engines.model import Window
+from engines.model.stream import Window
 from tests.strategies import queries, streams
 
 evaluate = pytest.importorskip("oracles.evaluate")

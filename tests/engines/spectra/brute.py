@@ -7,7 +7,7 @@ all triples, then the FILTERs. Slow on purpose: nothing is incremental, nothing 
 
 from __future__ import annotations
 
-from engines.model import ContinuousQuery, Stream, is_variable
+from engines.model.stream import ContinuousQuery, Stream, is_variable
 
 
 def window_triples(query: ContinuousQuery, stream: Stream, index: int) -> set:
@@ -36,7 +36,7 @@ def evaluate(query: ContinuousQuery, graph: set) -> set[tuple]:
     for pattern in query.patterns:
         bindings = [b2 for b in bindings for t in graph if (b2 := _unify(pattern, t, b)) is not None]
     if query.filters:
-        from engines.filters import filter_holds
+        from engines.model.filters import filter_holds
 
         bindings = [b for b in bindings if all(filter_holds(f, b) for f in query.filters)]
     return {tuple(b[v] for v in query.variables) for b in bindings}

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from common.errors import ConfigError, EngineError, StreamError
-from engines.model import Event, Update, Window
+from engines.model.query import parse_query
+from engines.model.stream import Event, Update, Window
 from engines.protocol import Engine
-from engines.query import parse_query
 from engines.spectra import SpectraEngine, SpectraRevEngine, SpectraRevOnChangeEngine
 
 ENGINES = [SpectraEngine, SpectraRevEngine, SpectraRevOnChangeEngine]

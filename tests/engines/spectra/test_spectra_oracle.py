@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from common.errors import EngineError
 from engines.baselines.reeval import ReevalEngine
-from engines.query import parse_query
+from engines.model.query import parse_query
 from engines.spectra import SpectraEngine, SpectraRevEngine, SpectraRevOnChangeEngine
 from harness.engines_setup import engine_class_for
 from harness.verify import verify
@@ -81,7 +81,7 @@ def test_long_stream_agrees_with_reeval(engine_cls, window):
     """Thousands of instants: the timelist compacts, dictionary ids are freed and reused many times."""
     import random
 
-    from engines.model import Event, Update
+    from engines.model.stream import Event, Update
 
     rng = random.Random(7)
     nodes = [f"<http://ex/n{i}>" for i in range(30)]

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engines.model import Event, Stream, Update, Window
-from engines.query import parse_query
+from engines.model.query import parse_query
+from engines.model.stream import Event, Stream, Update, Window
 from engines.spectra import SpectraEngine, SpectraRevEngine, SpectraRevOnChangeEngine
 from tests.engines.spectra.brute import answers_at_every_instant
 from tests.strategies import queries, streams, windows

@@ -3,11 +3,11 @@
 ``compile_filters(filters, variables)`` gives one callable for a query's FILTERs: it takes a mapping
 as a tuple of terms in ``variables`` order (None for unbound) and returns the conjunction of the
 filters' effective boolean values, an error counting as false. Sub-expressions are closures that
-return ``engines.values.Value`` objects read through a cache keyed by term, so evaluating a filter
+return ``engines.model.values.Value`` objects read through a cache keyed by term, so evaluating a filter
 builds no dict and parses no term twice. Variable-free sub-expressions are evaluated at compile time.
 
-Operators, effective boolean value and casts live in ``engines.values`` and ``engines.casts``;
-REGEX patterns in ``engines.xpath_regex``; ``docs/filters.md`` lists what departs from SPARQL 1.1.
+Operators, effective boolean value and casts live in ``engines.model.values`` and ``engines.model.casts``;
+REGEX patterns in ``engines.model.xpath_regex``; ``docs/filters.md`` lists what departs from SPARQL 1.1.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from common.errors import QueryError
-from engines import values as v
-from engines.casts import CAST_TARGETS, cast
-from engines.model import And, Arith, Call, Compare, Expr, Not, Or, TermExpr, Unary, VarExpr, expr_variables
-from engines.values import ExprError, Value, term_value
-from engines.xpath_regex import compile_regex
+from engines.model import values as v
+from engines.model.casts import CAST_TARGETS, cast
+from engines.model.stream import And, Arith, Call, Compare, Expr, Not, Or, TermExpr, Unary, VarExpr, expr_variables
+from engines.model.values import ExprError, Value, term_value
+from engines.model.xpath_regex import compile_regex
 
 Row = Sequence[str | None]
 ValueFn = Callable[[Row], Value]

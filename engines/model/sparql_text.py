@@ -7,7 +7,7 @@ matching to a SPARQL store (the ``oxigraph`` baseline).
 
 from __future__ import annotations
 
-from engines import model as m
+from engines.model import stream as m
 
 _BUILTIN_NAMES = {
     "bound": "BOUND", "isiri": "isIRI", "isuri": "isURI", "isblank": "isBLANK", "isliteral": "isLITERAL",

@@ -10,7 +10,7 @@ RDF 1.1 term identity decides what is canonicalised and what is kept:
   U+10FFFF is malformed.
 - Language tags are case-insensitive (BCP 47): they are lower-cased.
 - Lexical forms are kept exactly: ``"01"^^xsd:integer`` and ``"1"^^xsd:integer`` are different
-  terms whose values are equal (``engines.filters`` compares values).
+  terms whose values are equal (``engines.model.filters`` compares values).
 
 Parsing validates too: a malformed term raises TermError naming the term.
 """

@@ -11,7 +11,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from common.errors import WindowError
-from engines.model import Window
+from engines.model.stream import Window
 
 _UNITS_MS = {"ms": 1, "s": 1000, "min": 60_000, "h": 3_600_000}
 _DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|min|h)?\s*")

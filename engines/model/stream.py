@@ -1,6 +1,6 @@
 """The shared vocabulary of streams and continuous queries, exactly as DESIGN.md section 2 defines it.
 
-Terms are N-Triples strings in canonical form (see ``engines.terms``), so two equal RDF terms are
+Terms are N-Triples strings in canonical form (see ``engines.model.terms``), so two equal RDF terms are
 two equal Python strings and hashing a term is hashing a string. A query variable is a string that
 starts with ``?``; nothing else does, so a triple pattern position is a variable exactly when
 ``position[0] == "?"``.

@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
-from engines.terms import literal
-from engines.values import (
+from engines.model.terms import literal
+from engines.model.values import (
     BOOLEAN,
     DATETIME,
     IRI,
@@ -29,7 +29,7 @@ from engines.values import (
     numeric,
     string,
 )
-from engines.xsd import (
+from engines.model.xsd import (
     BOOLEAN_LEXICAL,
     DECIMAL,
     DOUBLE,

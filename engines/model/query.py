@@ -20,9 +20,9 @@ from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 
 from common.errors import QueryError, WindowError
-from engines import model as m
-from engines import terms
-from engines.windows import parse_iso_duration, parse_window
+from engines.model import stream as m
+from engines.model import terms
+from engines.model.windows import parse_iso_duration, parse_window
 
 # Lexical forms must survive parsing: "01"^^xsd:integer is not "1"^^xsd:integer.
 rdflib.NORMALIZE_LITERALS = False

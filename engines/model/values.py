@@ -2,7 +2,7 @@
 
 ``term_value(term)`` gives a ``Value``: its kind (IRI, blank node, string, language-tagged string,
 numeric, boolean, dateTime, ill-typed literal, literal of another datatype) and, where the kind has
-one, its value as ``engines.xsd`` reads it. A literal of a checked datatype whose lexical form is
+one, its value as ``engines.model.xsd`` reads it. A literal of a checked datatype whose lexical form is
 not valid (``"abc"^^xsd:integer``, ``"300"^^xsd:byte``) is a valid term without a value: comparing
 it is an error, except that it equals itself as a term.
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, InvalidOperation, Overflow
 
-from engines.terms import RDF, literal, literal_parts
-from engines.xsd import (
+from engines.model.terms import RDF, literal, literal_parts
+from engines.model.xsd import (
     BOOLEAN_LEXICAL,
     DECIMAL,
     DOUBLE,
