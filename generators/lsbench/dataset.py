@@ -101,7 +101,8 @@ def unit_batches(spec: GeneratorSpec, unit: int, first_entity: int, first_triple
     if not len(rows.s):
         return
     event, ts = frame(rows.sizes, rows.times, first_entity, first_triple, spec.shape, spec.rate,
-                      model.START_MS + unit * DAY_MS)
+                      model.START_MS + unit * DAY_MS,
+                      None if unit == days(spec) - 1 else model.START_MS + (unit + 1) * DAY_MS)
     yield event_batch(event, ts, rows.s, rows.p, rows.o)
 
 

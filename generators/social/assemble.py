@@ -5,8 +5,8 @@ Items of every kind are merged by (time, kind, key); an item's rows are its slot
 (the item's first row plus its offset within the item) and inverting that permutation: O(rows),
 no sort over strings. Framing turns item (or item-group) sizes and times into event numbers and
 timestamps: the timestamp of an event is the data time of its first triple, except that an event
-of ``triples:K`` that begins in an earlier unit takes this unit's start time, a value both units
-know, which keeps timestamps non-decreasing without looking at another unit.
+of ``triples:K`` that spans two units takes the time of the boundary between them, a value both
+units know, which keeps timestamps non-decreasing without looking at another unit.
 """
 
 from __future__ import annotations
@@ -127,8 +127,12 @@ def assemble(kinds: list[Kind], render: bool = True) -> UnitRows:
 
 
 def frame(sizes: np.ndarray, times: np.ndarray, first_entity: int, first_triple: int, shape: EventShape,
-          rate: float | None, unit_start_ms: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per row: event number and timestamp, for entities of ``sizes`` rows starting at data ``times``."""
+          rate: float | None, unit_start_ms: int, unit_end_ms: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """Per row: event number and timestamp, for entities of ``sizes`` rows starting at data ``times``.
+
+    A ``triples:K`` event that crosses the unit's start or end is stamped with that boundary's time,
+    in both units that hold part of it (``unit_end_ms`` is None for the last unit: nothing follows it).
+    """
     sizes = np.asarray(sizes, dtype=np.int64)
     rows = int(sizes.sum())
     entity_first = first_triple + np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
@@ -143,5 +147,9 @@ def frame(sizes: np.ndarray, times: np.ndarray, first_entity: int, first_triple:
         return event, rate_timestamps(event_first, rate)
     row_times = np.repeat(np.asarray(times, dtype=np.int64), sizes)
     local = event_first - first_triple
-    ts = np.where(local >= 0, row_times[np.maximum(local, 0)], unit_start_ms) if rows else row_times
+    if not rows:
+        return event, row_times
+    ts = np.where(local >= 0, row_times[np.maximum(local, 0)], unit_start_ms)
+    if unit_end_ms is not None:
+        ts = np.where(local + shape.size > rows, unit_end_ms, ts)
     return event, ts

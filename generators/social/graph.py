@@ -5,7 +5,7 @@ each person a number of stubs (its share of its target degree). Every stub gets 
 owner's rank plus a normal jitter of ``spread`` ranks, and stubs are paired in position order: the
 stand-in for the datagen's geometric probability over rank distance, so friends are mostly
 near in the ranking (similar persons, triangles) with a few far ones. Pairs of a stub with its own
-owner and repeated pairs are dropped; the stubs they held are paired again (six rounds, each with twice the spread), so a
+owner and repeated pairs are dropped; the stubs they held are paired again (ten rounds, each with twice the spread), so a
 person ends with at most its target degree and nearly always exactly that. Every value is a function of
 (seed, pass, person, stub): the graph is the same in every Spark task that rebuilds it.
 """
@@ -18,7 +18,7 @@ import numpy as np
 
 from generators.social import draws
 
-ROUNDS = 6
+ROUNDS = 10
 
 
 def bounded_power_law(seed: int, name: str, ids: np.ndarray, low: int, high: int, exponent: float) -> np.ndarray:
