@@ -18,8 +18,8 @@ from generators.social.activity import Items
 from generators.social.assemble import Kind, lazy
 from generators.social.terms import (
     RDF_TYPE,
-    datetimes,
     dates,
+    datetimes,
     decimal_literals,
     integer_literals,
     ip_addresses,
