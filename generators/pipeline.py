@@ -25,6 +25,7 @@ DATASETS = {
     "lubm": "generators.lubm.dataset",
     "taxi": "generators.taxi.dataset",
     "lsbench": "generators.lsbench.dataset",
+    "snb": "generators.snb.dataset",
 }
 
 
