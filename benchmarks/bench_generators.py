@@ -2,9 +2,11 @@
 
 Not part of the test run. Usage::
 
-    python benchmarks/bench_generators.py [--lubm 20] [--taxi 1000000] [--master local[2]] [--twin]
+    python benchmarks/bench_generators.py [--lubm 20] [--taxi 1000000] [--lsbench 10000] [--snb 10000]
+                                          [--repetitions 5] [--master local[2]] [--twin]
 
-For each dataset it times ``write_stream_spark`` (count pass, generation, Parquet written, files
+For each dataset it times ``write_stream_spark`` (``--repetitions`` times, then the median and
+interquartile range of the rates) (count pass, generation, Parquet written, files
 renamed into place) on an already started session, and prints one JSON line with the triples,
 the seconds and triples/s; the session start-up is timed and reported apart. On a shared machine
 the wall rate says mostly how busy it is, so the CPU seconds of the driver, JVM and Python workers
@@ -19,6 +21,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -61,6 +64,15 @@ def _measure_spark(spark, spec: GeneratorSpec, scratch: Path) -> dict:
             "triples_per_cpu_second": round(triples / cpu), "load_average_before": round(load, 2), "parquet_bytes": size}
 
 
+def _summary(runs: list[dict]) -> dict:
+    """Median and interquartile range of the repetitions' rates (wall and per CPU second)."""
+    summary = {"dataset": runs[0]["dataset"], "scale": runs[0]["scale"], "repetitions": len(runs), "triples": runs[0]["triples"]}
+    for key in ("triples_per_second", "triples_per_cpu_second"):
+        q1, median, q3 = statistics.quantiles([run[key] for run in runs], n=4, method="inclusive")
+        summary[key] = {"median": round(median), "iqr": [round(q1), round(q3)]}
+    return summary
+
+
 def _measure_twin(spec: GeneratorSpec) -> dict:
     started = time.perf_counter()
     triples = sum(batch.num_rows for batch in twin_batches(spec))
@@ -73,6 +85,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lubm", type=int, default=20, help="LUBM universities (0 to skip)")
     parser.add_argument("--taxi", type=int, default=1_000_000, help="taxi trips (0 to skip)")
+    parser.add_argument("--lsbench", type=int, default=0, help="LSBench users, 10 days (0 to skip)")
+    parser.add_argument("--snb", type=int, default=0, help="SNB persons, one year (0 to skip)")
+    parser.add_argument("--repetitions", type=int, default=1, help="timed writes per dataset (median and IQR reported)")
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--partitions", type=int, help="Spark partitions (default: twice the cores)")
     parser.add_argument("--twin", action="store_true", help="also time in-process generation alone")
@@ -84,10 +99,15 @@ def main() -> None:
     spark.range(1).count()
     print(json.dumps({"session_start_seconds": round(time.perf_counter() - started, 2), "master": args.master}))
     specs = [GeneratorSpec(name, scale, partitions=args.partitions)
-             for name, scale in (("lubm", args.lubm), ("taxi", args.taxi)) if scale]
+             for name, scale in (("lubm", args.lubm), ("taxi", args.taxi), ("lsbench", args.lsbench), ("snb", args.snb))
+             if scale]
     with tempfile.TemporaryDirectory(dir=args.scratch) as scratch:
         for spec in specs:
-            print(json.dumps(_measure_spark(spark, spec, Path(scratch))), flush=True)
+            runs = [_measure_spark(spark, spec, Path(scratch)) for _ in range(args.repetitions)]
+            for run in runs:
+                print(json.dumps(run), flush=True)
+            if len(runs) > 1:
+                print(json.dumps(_summary(runs)), flush=True)
             if args.twin:
                 print(json.dumps(_measure_twin(spec)), flush=True)
     spark.stop()

@@ -3,9 +3,10 @@
 The streams are prefixes of what the generators' pure-Python twins make (the same rows as their
 Spark jobs, ``tests/generators``): LUBM(1) in UBA order, one event per entity, with the BitMat
 L1-L7 and the 14 LUBM queries; NYC-taxi-like trips, one event per trip, with taxi Q1-Q3 and
-their FILTER variants; LSBench (24 users around u984, every stream, the static graph) with Q1-Q7.
-Each query runs under a sliding window a quarter of the prefix long (three quarters for LSBench,
-whose likes come hours after what they like), so triples enter, stay while joins complete, and
+their FILTER variants; LSBench (24 users around u984, every stream, the static graph) with Q1-Q7;
+SNB (40 persons, events by message, the static graph) with TP-Join's queries and the short reads.
+Each query runs under a sliding window a quarter of the prefix long (three quarters for LSBench and half for
+SNB, whose likes come hours after what they like), so triples enter, stay while joins complete, and
 leave. The rdflib oracle runs once per query and stream; every engine is then checked against it (ids ``engine:dataset-query``). An engine that
 declares it cannot run a query (e.g. no rdfs entailment) is left out of that query's cases.
 """
@@ -35,10 +36,11 @@ DATASETS = {
     "taxi": (GeneratorSpec("taxi", 120), 120, sorted((ROOT / "generators" / "taxi" / "queries").glob("*.rq"))),
     "lsbench": (GeneratorSpec("lsbench", 24, seed=3, index=970, options=(("days", 2),)), 300,
                 sorted((ROOT / "generators" / "lsbench" / "queries").glob("*.rq"))),
+    "snb": (GeneratorSpec("snb", 40, seed=1), 80, sorted((ROOT / "generators" / "snb" / "queries").glob("*.rq"))),
 }
-WITH_STATIC = {"lsbench"}
+WITH_STATIC = {"lsbench", "snb"}
 # the share of the prefix's time span a window covers: LSBench's likes come hours after their photo
-WINDOW_SHARE = {"lsbench": 3}
+WINDOW_SHARE = {"lsbench": 3, "snb": 2}
 
 
 def _window(stream: Stream, quarters: int = 1) -> str:
