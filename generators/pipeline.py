@@ -2,7 +2,8 @@
 
 A dataset module (``generators.lubm.dataset``, ``generators.taxi.dataset``) provides ``units``,
 ``unit_counts`` or ``known_counts``, ``unit_batches``, ``schema_ntriples``, ``static_ntriples`` and
-``provenance``. The pipeline counts each unit's entities and triples, turns the counts into each
+``provenance`` (``static_ntriples`` may give an iterable of text chunks instead of one string,
+for static graphs too large to hold whole). The pipeline counts each unit's entities and triples, turns the counts into each
 unit's offsets in the whole stream (a prefix sum on the driver: a few numbers per unit), then
 makes every unit's rows independently. ``generate`` does that as two Spark jobs (a count job, done
 in the driver when there are few units, then ``mapInArrow`` over the units, one contiguous slice of units per partition, so partition order is
@@ -24,6 +25,7 @@ from generators.framing import SPARK_EVENT_SCHEMA, GeneratorSpec
 DATASETS = {
     "lubm": "generators.lubm.dataset",
     "taxi": "generators.taxi.dataset",
+    "bsbm": "generators.bsbm.dataset",
     "lsbench": "generators.lsbench.dataset",
     "snb": "generators.snb.dataset",
 }

@@ -76,8 +76,9 @@ def _finish(spec: GeneratorSpec, temporary: Path, out: Path, unit_places: list[U
     dataset = dataset_module(spec.dataset)
     files = {"schema.nt": dataset.schema_ntriples(spec), "static.nt": dataset.static_ntriples(spec)}
     for name, text in files.items():
-        if text is not None:
-            (temporary / name).write_text(text, encoding="utf-8")
+        if text is not None:  # one string, or an iterable of text chunks for graphs too large to hold whole
+            with open(temporary / name, "w", encoding="utf-8") as file:
+                file.writelines([text] if isinstance(text, str) else text)
     info = provenance(spec, unit_places, time.perf_counter() - started)
     info["files"] = {"events": "events/", **{name: name for name, text in files.items() if text is not None}}
     (temporary / "stream.json").write_text(json.dumps(info, indent=1, sort_keys=False) + "\n", encoding="utf-8")

@@ -3,11 +3,15 @@
 The streams are prefixes of what the generators' pure-Python twins make (the same rows as their
 Spark jobs, ``tests/generators``): LUBM(1) in UBA order, one event per entity, with the BitMat
 L1-L7 and the 14 LUBM queries; NYC-taxi-like trips, one event per trip, with taxi Q1-Q3 and
-their FILTER variants; LSBench (24 users around u984, every stream, the static graph) with Q1-Q7;
-SNB (40 persons, events by message, the static graph) with TP-Join's queries and the short reads.
-Each query runs under a sliding window a quarter of the prefix long (three quarters for LSBench and half for
-SNB, whose likes come hours after what they like), so triples enter, stay while joins complete, and
-leave. The rdflib oracle runs once per query and stream; every engine is then checked against it (ids ``engine:dataset-query``). An engine that
+their FILTER variants; BSBM offers with Sparkwave's patterns P1-P3 under rdfs (seed 83 has a GB
+vendor and a GB producer among two each, so every pattern's extra join filters something), and
+the same offers with each product's closed types (``types=closed``) with the patterns' ``_fc``
+variants without entailment; LSBench (24 users around u984, every stream, the static graph) with
+Q1-Q7; SNB (40 persons, events by message, the static graph) with TP-Join's queries and the short
+reads. Each query runs under a sliding window a quarter of the prefix long (three quarters for
+LSBench and half for SNB, whose likes come hours after what they like), so triples enter, stay
+while joins complete, and leave. The rdflib oracle runs once per query and
+stream; every engine is then checked against it (ids ``engine:dataset-query``). An engine that
 declares it cannot run a query (e.g. no rdfs entailment) is left out of that query's cases.
 """
 
@@ -22,7 +26,6 @@ from common.errors import EngineError
 from engines.model.query import load_query
 from engines.model.stream import Stream
 from engines.registry import get_engine, known_engines
-from generators.framing import EventShape, GeneratorSpec
 from harness.engines_setup import engine_class_for
 from harness.streams import read_stream
 from harness.verify import verify
@@ -30,17 +33,23 @@ from oracles.evaluate import oracle_answers
 
 ROOT = Path(__file__).resolve().parents[1]
 MATCHERS = [name for name in known_engines() if get_engine(name).capabilities.matches]
-# dataset -> (spec, events in the prefix, query files)
+BSBM_QUERIES = sorted((ROOT / "generators" / "bsbm" / "queries").glob("*.rq"))
+# dataset -> (scale, events in the prefix, query files)
 DATASETS = {
-    "lubm": (GeneratorSpec("lubm", 1), 200, sorted((ROOT / "generators" / "lubm" / "queries").glob("*.rq"))),
-    "taxi": (GeneratorSpec("taxi", 120), 120, sorted((ROOT / "generators" / "taxi" / "queries").glob("*.rq"))),
-    "lsbench": (GeneratorSpec("lsbench", 24, seed=3, index=970, options=(("days", 2),)), 300,
-                sorted((ROOT / "generators" / "lsbench" / "queries").glob("*.rq"))),
-    "snb": (GeneratorSpec("snb", 40, seed=1), 80, sorted((ROOT / "generators" / "snb" / "queries").glob("*.rq"))),
+    "lubm": (1, 200, sorted((ROOT / "generators" / "lubm" / "queries").glob("*.rq"))),
+    "taxi": (120, 120, sorted((ROOT / "generators" / "taxi" / "queries").glob("*.rq"))),
+    "bsbm": (100, 100, [path for path in BSBM_QUERIES if not path.stem.endswith("_fc")]),
+    "bsbm-fc": (100, 100, [path for path in BSBM_QUERIES if path.stem.endswith("_fc")]),
+    "lsbench": (24, 300, sorted((ROOT / "generators" / "lsbench" / "queries").glob("*.rq"))),
+    "snb": (40, 80, sorted((ROOT / "generators" / "snb" / "queries").glob("*.rq"))),
 }
+# a stream made with other than the defaults: key -> (generator, seed, options)
+STREAM_SPECS = {"bsbm": ("bsbm", 83, ()), "bsbm-fc": ("bsbm", 83, (("types", "closed"),)),
+                "lsbench": ("lsbench", 3, (("days", 2),)), "snb": ("snb", 1, ())}
+FIRST_INDEX = {"lsbench": 970}  # users u970..u993: the queries' u984 and p984 are among them
 WITH_STATIC = {"lsbench", "snb"}
-# the share of the prefix's time span a window covers: LSBench's likes come hours after their photo
-WINDOW_SHARE = {"lsbench": 3, "snb": 2}
+# the share of the prefix's time span a window covers, in quarters: social likes come hours after what they like
+WINDOW_QUARTERS = {"lsbench": 3, "snb": 2}
 
 
 def _window(stream: Stream, quarters: int = 1) -> str:
@@ -50,12 +59,16 @@ def _window(stream: Stream, quarters: int = 1) -> str:
 
 @pytest.fixture(scope="session")
 def dataset_streams(tmp_path_factory) -> dict[str, Stream]:
+    from generators.framing import EventShape, GeneratorSpec
     from generators.writer import write_stream_local
 
     streams = {}
-    for dataset, (spec, events, _) in DATASETS.items():
+    for dataset, (scale, events, _) in DATASETS.items():
         directory = tmp_path_factory.mktemp("datasets") / dataset
-        write_stream_local(dataclasses.replace(spec, shape=EventShape.parse("entity")), directory)
+        generator, seed, options = STREAM_SPECS.get(dataset, (dataset, 0, ()))
+        spec = GeneratorSpec(dataset=generator, scale=scale, seed=seed, index=FIRST_INDEX.get(dataset, 0),
+                             shape=EventShape.parse("entity"), options=options)
+        write_stream_local(spec, directory)
         whole = read_stream(directory)
         streams[dataset] = dataclasses.replace(whole, events=whole.events[:events])
     return streams
@@ -70,7 +83,7 @@ def oracle_runs(dataset_streams):
         key = (dataset, query_path.name)
         if key not in cache:
             stream = dataset_streams[dataset]
-            query = load_query(query_path, window=_window(stream, WINDOW_SHARE.get(dataset, 1)))
+            query = load_query(query_path, window=_window(stream, WINDOW_QUARTERS.get(dataset, 1)))
             cache[key] = (query, stream, list(oracle_answers(query, stream, oracle="rdflib")))
         return cache[key]
 

@@ -20,22 +20,24 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "generate", help="generate a stream directory (Parquet events, stream.json, schema/static N-Triples)",
         description="Generate a dataset's stream. LUBM reproduces UBA 1.7 exactly (scale = universities); "
-        "taxi makes NYC-taxi-like trips (scale = trips). "
+        "taxi makes NYC-taxi-like trips (scale = trips); bsbm makes BSBM offers in publish-date order "
+        "(scale = products, 20 offers each). "
         "lsbench: S2Gen-like social streams (scale = users; options days, stream=all|posts,comments,likes,photos,gps); "
         "snb: LDBC-SNB-like (scale = persons; options years, events=message|week).",
     )
     parser.add_argument("dataset", choices=sorted(DATASETS), help="dataset to generate")
-    parser.add_argument("--scale", type=int, required=True, help="LUBM: universities; taxi: trips")
+    parser.add_argument("--scale", type=int, required=True, help="LUBM: universities; taxi: trips; bsbm: products")
     parser.add_argument("--seed", type=int, default=0, help="random seed, 0..2^31-1 (LUBM: UBA's -seed)")
-    parser.add_argument("--index", type=int, default=0, help="LUBM: UBA's start index (-index); taxi: first trip id")
+    parser.add_argument("--index", type=int, default=0, help="LUBM: UBA's start index (-index); taxi: first trip id; bsbm: 0")
     parser.add_argument("--out", type=Path, required=True, help="output stream directory (must not hold data)")
     shape = parser.add_mutually_exclusive_group()
     shape.add_argument("--events-of", type=int, metavar="K", help="group K consecutive triples into one event")
     shape.add_argument("--events", choices=("entity",), help="one event per entity description (the default)")
     parser.add_argument("--rate", type=float, help="triples per second of stream time; sets timestamps "
-                        "(default: LUBM 1000/s; taxi uses drop-off times)")
+                        "(default: LUBM 1000/s; taxi uses drop-off times; bsbm offer publish times)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="dataset option, repeatable (taxi: trips_per_day, block; lubm: ontology)")
+                        help="dataset option, repeatable (taxi: trips_per_day, block; lubm: ontology; "
+                        "bsbm: types=leaf|closed, types_in=stream|static, hierarchy_scale, block)")
     parser.add_argument("--master", help="Spark master URL (default local[*])")
     parser.add_argument("--partitions", type=int, help="Spark partitions (default: twice the cores); output is identical")
     parser.add_argument("--no-spark", action="store_true", help="generate in this process with the pure-Python twin")
