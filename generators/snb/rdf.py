@@ -104,8 +104,12 @@ def person_kind(seed: int, people: model.Persons, chosen: np.ndarray) -> Kind:
     kind.fixed(person, v("email"), lambda: join('"Person', numbers(keys), '@example.org"'))
     kind.fixed(person, v("speaks"), lambda: picks(LANGUAGES, places.city_country(people.city[chosen])))
     interest, ordinal = _repeat(people.interest_count[chosen])
-    kind.multi(interest, ordinal, lambda: person().take(pa.array(interest)), v("hasInterest"),
-               lambda: picks(TAG_IRIS, people.interests[chosen[interest], ordinal]))
+    tags = people.interests[chosen[interest], ordinal]
+    first = np.zeros(len(tags), dtype=bool)
+    first[np.unique(interest * places.TAGS + tags, return_index=True)[1]] = True  # a person names an interest once
+    interest, tags = interest[first], tags[first]
+    _, ordinal = _repeat(np.bincount(interest, minlength=len(chosen)))
+    kind.multi(interest, ordinal, lambda: person().take(pa.array(interest)), v("hasInterest"), lambda: picks(TAG_IRIS, tags))
     studied = np.flatnonzero(people.university[chosen] >= 0)
     zero = np.zeros(len(studied), dtype=np.int64)
     study = lazy(lambda: iris(SN + "study", keys[studied], width=20))

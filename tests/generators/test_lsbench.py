@@ -82,6 +82,7 @@ def test_each_post_is_one_event_of_10_to_14_triples_in_time_order():
 def test_every_stream_choice_keeps_the_same_items_in_the_same_order():
     whole = twin_table(GeneratorSpec("lsbench", 80, seed=1, options=(("days", 2),)))
     lines = [f"{s} {p} {o}" for s, p, o in zip(*(whole.column(c).to_pylist() for c in "spo"))]
+    assert len(set(lines)) == len(lines)  # no triple twice
     sizes = Counter(whole.column("event").to_pylist())
     assert {size for size in sizes.values() if size >= 15} and 1 in sizes.values() and 5 in sizes.values()
     posts_and_likes = twin_table(GeneratorSpec("lsbench", 80, seed=1, options=(("days", 2), ("stream", "posts,likes"))))

@@ -78,6 +78,7 @@ def test_message_events_hold_10_to_50_triples_and_week_events_grow():
     assert np.percentile(sizes, 5) >= 10 and np.percentile(sizes, 95) <= 50
     ts = table.column("ts").to_pylist()
     assert ts == sorted(ts)
+    assert len(set(zip(*(table.column(c).to_pylist() for c in "spo")))) == table.num_rows  # no triple twice
     for column in "spo":
         assert all(parse_term(term) == term for term in set(table.column(column).to_pylist()[:20000])), column
     weekly = twin_table(GeneratorSpec("snb", 150, seed=1, options=(("years", 1), ("events", "week"))))
