@@ -8,9 +8,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.cgpm-installed
 PYTEST_WORKERS ?= 2
 
-.PHONY: demo test lint bench install clean
+.PHONY: demo test lint bench install clean external-engines
 
-install: $(STAMP)
+install: $(STAMP) external-engines
+
+# RSP-JS for the external-engine driver, into engines/external/rspjs/node_modules when npm is there
+external-engines:
+	@scripts/install-external-engines
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "cgpm-bench needs Python 3.11 or newer ($(PYTHON) is older)" >&2; exit 1; }
@@ -23,7 +27,7 @@ demo: $(STAMP)
 	@scripts/check-java
 	$(BIN)/cgpm demo
 
-test: $(STAMP)
+test: $(STAMP) external-engines
 	@scripts/check-java
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -q
 
@@ -34,4 +38,4 @@ bench: $(STAMP)
 	$(BIN)/python -m pytest benchmarks -q --benchmark-only
 
 clean:
-	rm -rf $(VENV) .tox .pytest_cache .hypothesis results/runs
+	rm -rf $(VENV) .tox .pytest_cache .hypothesis results/runs engines/external/rspjs/node_modules

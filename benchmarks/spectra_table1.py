@@ -2,7 +2,8 @@
 
 Prints (Markdown) the Table 1 layout (median triples/s over repetitions, L-queries x windows, per engine) twice:
 as the harness measures it (the whole cell: the window's fill plus the sliding tail) and at steady state (only
-the events after the window is full, from the stored per-event latencies); then the issue's ratios, side by side
+the events after the window is full: the runner's ``steady_triples_per_s``, or for older runs the same computation
+on the stored per-event latencies); ``cgpm report`` prints the same tables with their IQR (``tables.md``); then the issue's ratios, side by side
 from that run: spectra/spectra-rev and spectra/oxigraph at 10^5 triples on L1, L3, L7; the break-even window of
 S-Inc over S-Rev on L5 and L7; RSS growth against window size and bytes per retained triple; spectra against scan
 on the selective queries L4, L5, L6.
@@ -25,6 +26,7 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from harness.bench import load_results  # noqa: E402
+from harness.bench.steady import steady_rates  # noqa: E402
 
 ENGINES = ["spectra", "spectra-rev", "spectra-rev-onchange", "reeval", "oxigraph", "scan"]
 NON_SELECTIVE, SELECTIVE = ["L1", "L3", "L7"], ["L4", "L5", "L6"]
@@ -47,18 +49,24 @@ def triples_per_event(shape: str) -> int:
     return int(shape.split(":")[1]) if shape.startswith("triples:") else 1
 
 
-def steady_rate(run: Path, row: pd.Series) -> tuple[float, bool]:
+def steady_rate(run: Path, row) -> tuple[float, bool]:
     """(triples/s over the events after the window filled, True) or, for a cell that never got there or timed out,
-    (an upper bound from every event it processed, False)."""
+    (an upper bound from every event it processed, False).
+
+    The runner records the steady-state rate itself (``steady_triples_per_s``, ``harness.bench.steady``); a run
+    older than that column is read back from its stored per-event latencies with the same function."""
+    recorded = getattr(row, "steady_triples_per_s", None)
+    if row.status == "ok" and recorded is not None and np.isfinite(recorded):
+        return float(recorded), True
     path = run / "parts" / row.cell_id / f"r{row.repetition}.latency.npy"
     if not path.exists():
         return float("nan"), False
-    latencies_ns = np.load(path)
+    latencies_ns = np.load(path)[: int(row.events)]  # the first pass
     per_event = triples_per_event(row.event_shape)
-    fill_events = window_triples(row.window) // per_event
-    if row.status == "ok" and len(latencies_ns) > fill_events:
-        tail = latencies_ns[fill_events:]
-        return len(tail) * per_event / (tail.sum() / 1e9), True
+    fill_events = window_triples(row.window) // per_event  # at the config's rate, the runner's fill_index
+    rates = steady_rates(latencies_ns, np.full(len(latencies_ns), per_event), fill_events)
+    if row.status == "ok" and rates["steady_triples_per_s"] is not None:
+        return float(rates["steady_triples_per_s"]), True
     if len(latencies_ns) == 0:
         return float("nan"), False
     return len(latencies_ns) * per_event / (latencies_ns.sum() / 1e9), False

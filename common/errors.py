@@ -43,3 +43,7 @@ class GeneratorError(CgpmError):
 
 class EnvironmentProblem(CgpmError):
     """Something the machine must provide (Java for Spark, a writable directory) is missing."""
+
+
+class EngineFailure(CgpmError):
+    """An engine crashed, hung or broke its protocol while running (external engines: the child process)."""

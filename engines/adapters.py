@@ -59,5 +59,10 @@ def windowed(engine_cls: type) -> type:
         def stats(self) -> dict[str, int]:
             return {"window_triples": len(self.window), **self.engine.stats()}
 
+        def close(self) -> None:
+            close = getattr(self.engine, "close", None)
+            if close is not None:
+                close()
+
     WindowedUpdates.__qualname__ = WindowedUpdates.__name__ = f"Windowed{engine_cls.__name__}"
     return WindowedUpdates

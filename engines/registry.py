@@ -1,13 +1,18 @@
-"""Engines are found by name: the in-tree table first, then the ``cgpm.engines`` entry points.
+"""Engines are found by reference: a registered name, ``package.module:Class``, or an external engine's descriptor file.
 
-Both are lazy: nothing is imported until an engine is asked for, so listing engines stays cheap and
-a broken engine package cannot stop the others from running.
+Names come from the in-tree table first, then the ``cgpm.engines`` entry points (Python engines),
+then the external engines' TOML descriptors on the search path (``engines.external.descriptor``).
+All are lazy: nothing is imported or started until an engine is asked for, so listing engines stays
+cheap and a broken engine package cannot stop the others from running. ``resolve`` is the one
+place every command turns what the user typed into an engine class.
 """
 
 from __future__ import annotations
 
 import importlib
+from functools import cache
 from importlib.metadata import entry_points
+from pathlib import Path
 
 from common.errors import EngineError
 
@@ -23,6 +28,11 @@ BUILTIN: dict[str, str] = {
     "spectra-rev-onchange": "engines.spectra:SpectraRevOnChangeEngine",
     "delta": "engines.delta:DeltaEngine",
     "delta-generic": "engines.delta:DeltaGenericEngine",
+    "tpjoin-event": "engines.tpjoin:TPJoinEventEngine",
+    "tpjoin-event-nopart": "engines.tpjoin:TPJoinEventNoPartitionEngine",
+    "tpjoin-lazy": "engines.tpjoin:TPJoinIncrementalEngine",
+    "tpjoin-eager": "engines.tpjoin:TPJoinEagerEngine",
+    "sparkwave": "engines.sparkwave:SparkwaveEngine",
 }
 
 
@@ -31,7 +41,19 @@ def _entry_point_targets() -> dict[str, str]:
 
 
 def known_engines() -> list[str]:
+    """The in-process (Python) engines: the property, differential and dataset suites run these."""
     return sorted(set(BUILTIN) | set(_entry_point_targets()))
+
+
+def external_engines() -> list[str]:
+    """The external engines whose descriptors are on the search path (in-tree and ``CGPM_ENGINE_PATH``)."""
+    from engines.external.descriptor import discover
+
+    return sorted(set(discover()) - set(known_engines()))
+
+
+def all_engine_names() -> list[str]:
+    return sorted(set(known_engines()) | set(external_engines()))
 
 
 def _load(target: str, name: str) -> type:
@@ -42,12 +64,47 @@ def _load(target: str, name: str) -> type:
         raise EngineError(f"engine {name!r} could not be loaded from {target}: {error}") from error
 
 
+@cache
+def _external_class(path: Path, modified_ns: int) -> type:
+    from engines.external import external_engine_class, read_descriptor
+
+    return external_engine_class(read_descriptor(path))
+
+
+def descriptor_engine(path: str | Path) -> type:
+    """The engine class of the descriptor at ``path`` (one class per file version, so names compare equal)."""
+    path = Path(path).resolve()
+    if not path.is_file():
+        raise EngineError(f"engine descriptor {path} does not exist")
+    return _external_class(path, path.stat().st_mtime_ns)
+
+
 def get_engine(name: str) -> type:
-    """The engine class registered as ``name``; an unknown name lists the known ones."""
+    """The engine registered as ``name``; an unknown name lists the known ones."""
     target = BUILTIN.get(name) or _entry_point_targets().get(name)
-    if target is None:
-        raise EngineError(f"unknown engine {name!r}; known engines: {', '.join(known_engines())}")
-    return _load(target, name)
+    if target is not None:
+        return _load(target, name)
+    from engines.external.descriptor import discover
+
+    descriptor = discover().get(name)
+    if descriptor is None:
+        raise EngineError(f"unknown engine {name!r}; known engines: {', '.join(all_engine_names())}")
+    return descriptor_engine(descriptor)
+
+
+def resolve(reference: str | type) -> type:
+    """An engine class from a class, a registered name, ``package.module:Class``, or a ``.toml`` descriptor path."""
+    if isinstance(reference, type):
+        engine_cls = reference
+    elif reference.endswith(".toml"):
+        engine_cls = descriptor_engine(reference)
+    elif ":" in reference:
+        engine_cls = _load(reference, reference)
+    else:
+        return get_engine(reference)
+    if not hasattr(engine_cls, "capabilities") or not hasattr(engine_cls, "name"):
+        raise EngineError(f"engine {reference!r} has no name or capabilities: it does not follow the engine protocol")
+    return engine_cls
 
 
 def all_engines() -> dict[str, type]:

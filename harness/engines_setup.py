@@ -1,22 +1,35 @@
 """An engine is built for a query and stream only when it can run them, behind the window adapter when it needs one.
 
-The one place the harness turns a name into a running engine: registry lookup, capability check
-(a clear EngineError naming what is unsupported), and the windowed-to-updates adapter for
-engines that take only unbounded insert/delete streams.
+The one place the harness turns an engine reference into a running engine, for every command
+(``run``, ``verify``, ``bench``, the tests): ``engines.registry.resolve`` (a registered name,
+``package.module:Class``, or an external engine's ``.toml`` descriptor), the capability check (a
+clear EngineError naming what is unsupported), and the windowed-to-updates adapter for engines
+that take only unbounded insert/delete streams. Every command reports the engine by the class's
+``name``, so an adapted ``delta`` is ``delta+window`` everywhere.
+
+``engine_deltas`` is how every command feeds an engine: through its ``feed`` when it has one (an
+external engine keeps many events in flight, each answered on its own), else ``push`` by ``push``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from common.errors import EngineError
 from engines.adapters import can_adapt, windowed
-from engines.model.stream import ContinuousQuery, Stream
+from engines.model.stream import ContinuousQuery, Delta, Event, Stream
 from engines.protocol import check_supported
-from engines.registry import get_engine
+from engines.registry import resolve
 
 
-def engine_class_for(name_or_class: str | type, query: ContinuousQuery, stream: Stream) -> type:
+def engine_class(reference: str | type) -> type:
+    """The engine class a reference names (without the window adapter)."""
+    return resolve(reference)
+
+
+def engine_class_for(reference: str | type, query: ContinuousQuery, stream: Stream) -> type:
     """The class to instantiate for ``query`` on ``stream``: the engine itself or its windowed adapter."""
-    engine_cls = get_engine(name_or_class) if isinstance(name_or_class, str) else name_or_class
+    engine_cls = resolve(reference)
     has_static = bool(stream.static)
     has_deletions = stream.has_deletions
     if query.window.kind not in engine_cls.capabilities.windows and can_adapt(engine_cls):
@@ -25,9 +38,22 @@ def engine_class_for(name_or_class: str | type, query: ContinuousQuery, stream: 
     return engine_cls
 
 
-def build_engine(name_or_class: str | type, query: ContinuousQuery, stream: Stream, **options):
-    engine_cls = engine_class_for(name_or_class, query, stream)
+def build_engine(reference: str | type, query: ContinuousQuery, stream: Stream, **options):
+    engine_cls = engine_class_for(reference, query, stream)
     try:
         return engine_cls(query, static=stream.static, schema=stream.schema, **options)
     except TypeError as error:
         raise EngineError(f"engine {engine_cls.name!r} rejected its options: {error}") from None
+
+
+def engine_deltas(engine, events: Iterable[Event]) -> Iterator[Delta]:
+    """Each event's Delta in order: ``engine.feed(events)`` when the engine batches, else one ``push`` per event."""
+    feed = getattr(engine, "feed", None)
+    return feed(events) if feed is not None else map(engine.push, events)
+
+
+def close_engine(engine) -> None:
+    """Release what an engine holds outside this process (an external engine's child); a no-op for the others."""
+    close = getattr(engine, "close", None)
+    if close is not None:
+        close()

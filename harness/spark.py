@@ -5,7 +5,10 @@ master URL when given. Before the JVM starts, ``check_java()`` finds the ``java`
 (``$JAVA_HOME/bin/java``, else the one on PATH) and raises EnvironmentProblem in one line when it
 is missing or older than 17, so the user never sees a Py4J stack trace for a missing JDK.
 Workers run this interpreter (``PYSPARK_PYTHON``), so the generators' Python code is importable
-in local mode; on a cluster the project must be installed on the executors.
+in local mode; on a cluster the project must be installed on the executors. The JVM's standard
+error goes through a filter that drops the JDK's "Using incubator modules" warning (Spark asks
+for jdk.incubator.vector; the JDK warns on every start, among the progress bars), and passes
+everything else on.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 from common.errors import EnvironmentProblem
@@ -120,11 +124,46 @@ def spark_session(master: str | None = None, *, app_name: str = "cgpm", progress
     for key, value in (config or {}).items():
         builder = builder.config(key, value)
     try:
-        session = builder.getOrCreate()
+        session = _start_filtered(builder)
     except Exception as error:  # the JVM failed to start: report it in one line
         raise EnvironmentProblem(f"could not start Spark on {master}: {str(error).splitlines()[0]}") from None
     session.sparkContext.setLogLevel("ERROR")
     return session
+
+
+DROPPED_LINES = (b"WARNING: Using incubator modules",)
+
+
+def _forward(source: int, target: int) -> None:
+    """Copy lines from ``source`` to ``target``, leaving out the JVM's start-up noise."""
+    with os.fdopen(source, "rb", buffering=0) as pipe:
+        pending = b""
+        while chunk := pipe.read(65536):
+            pending += chunk
+            *lines, pending = pending.split(b"\n")
+            kept = [line for line in lines if not line.startswith(DROPPED_LINES)]
+            if kept:
+                try:
+                    os.write(target, b"\n".join(kept) + b"\n")
+                except OSError:
+                    return
+        if pending and not pending.startswith(DROPPED_LINES):
+            os.write(target, pending)
+
+
+def _start_filtered(builder):
+    """``builder.getOrCreate()`` with the JVM's standard error (fd 2, inherited at its start) piped through ``_forward``."""
+    read_end, write_end = os.pipe()
+    sys.stderr.flush()
+    original = os.dup(2)
+    threading.Thread(target=_forward, args=(read_end, original), name="cgpm-jvm-stderr", daemon=True).start()
+    os.dup2(write_end, 2)
+    try:
+        return builder.getOrCreate()
+    finally:
+        sys.stderr.flush()
+        os.dup2(original, 2)  # this process writes to the terminal again; the JVM keeps the pipe
+        os.close(write_end)
 
 
 def default_parallelism(spark) -> int:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from engines.model.stream import ContinuousQuery, Mapping, Stream
-from harness.engines_setup import build_engine, engine_class_for
+from harness.engines_setup import build_engine, close_engine, engine_class_for, engine_deltas
 from oracles.evaluate import oracle_answers
 
 
@@ -91,8 +91,9 @@ def describe_checkpoints(every: int) -> str:
 def _engine_steps(engine, stream: Stream, istream: bool) -> Iterator[tuple[int, set[Mapping], list[Mapping], Divergence | None]]:
     """After each event: (index, answers from deltas, the event's added answers, a delta inconsistency if any)."""
     held: set[Mapping] = set()
-    for event in stream.events:
-        delta = engine.push(event)
+    # an istream engine is asked for its answers after each event, so it must not run ahead of them
+    deltas = map(engine.push, stream.events) if istream else engine_deltas(engine, stream.events)
+    for event, delta in zip(stream.events, deltas):
         problem = None
         if istream:
             held = set(engine.answers())
@@ -140,9 +141,18 @@ def verify(
             raise ValueError(f"oracle_results has {len(oracle_results)} instants for a stream of {len(stream.events)} events")
         needed = set(oracle_instants)
         expected = iter([step for step in oracle_results if step[0] in needed])
+    try:
+        _compare(result, _engine_steps(instance, stream, istream), expected, wanted, istream, max_divergences, progress)
+    finally:
+        close_engine(instance)
+    return result
+
+
+def _compare(result: VerifyResult, steps, expected, wanted: set[int], istream: bool, max_divergences: int,
+             progress: Callable[[int], None] | None) -> None:
     previous_expected: frozenset[Mapping] = frozenset()
     pending = next(expected, None)
-    for index, held, added, problem in _engine_steps(instance, stream, istream):
+    for index, held, added, problem in steps:
         if progress is not None:
             progress(index)
         if problem is not None:
@@ -165,4 +175,3 @@ def verify(
                 if len(result.divergences) < max_divergences:
                     result.divergences.append(divergence)
         previous_expected = answers
-    return result

@@ -1,4 +1,8 @@
-"""Every registered engine, within its capabilities, agrees with the oracle at every instant on every named check."""
+"""Every registered engine, within its capabilities, agrees with the oracle at every instant on every named check.
+
+External engines (``engines/external/*.toml``) are included; one that cannot start on this machine
+(no ``node``, or its npm package not installed) is skipped with the reason its descriptor gives.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import pytest
 
 from common.errors import EngineError
 from engines.model.query import parse_query
-from engines.registry import get_engine, known_engines
+from engines.registry import all_engine_names, get_engine, known_engines
 from harness.engines_setup import engine_class_for
 from harness.verify import verify
 from tests.conformance.checks import CHECKS
@@ -30,13 +34,19 @@ KNOWN_DIVERGENCES = {
         "oxigraph stores \"01\"^^xsd:integer as \"1\"^^xsd:integer (tests/engines/test_oxigraph_divergence.py)",
 }
 
+def _marks(name: str, check) -> list:
+    marks = []
+    if (name, check.name) in KNOWN_DIVERGENCES:
+        marks.append(pytest.mark.xfail(reason=KNOWN_DIVERGENCES[name, check.name], strict=True))
+    descriptor = getattr(get_engine(name), "descriptor", None)
+    if descriptor is not None and descriptor.unavailable():
+        marks.append(pytest.mark.skip(reason=descriptor.unavailable()))
+    return marks
+
+
 CASES = [
-    pytest.param(
-        name, check, id=f"{name}:{check.name}",
-        marks=[pytest.mark.xfail(reason=KNOWN_DIVERGENCES[name, check.name], strict=True)]
-        if (name, check.name) in KNOWN_DIVERGENCES else [],
-    )
-    for name in known_engines()
+    pytest.param(name, check, id=f"{name}:{check.name}", marks=_marks(name, check))
+    for name in all_engine_names()
     for check in CHECKS
     if _runs(name, check)
 ]
@@ -48,6 +58,13 @@ def test_engine_agrees_with_oracle(engine_name, check):
     result = verify(engine_name, query, check.stream(), oracle="rdflib")
     assert result.agrees, f"first divergence: {result.first}"
     assert result.checkpoints == len(check.events)
+
+
+def test_the_external_reference_engines_are_in_the_suite():
+    """reeval-js proves the process protocol end to end; rsp-js runs what its capabilities declare."""
+    names = {name for name, _ in (p.values for p in CASES)}
+    matchers = {name for name in known_engines() if get_engine(name).capabilities.matches}
+    assert {"reeval-js", "rsp-js"} <= names and matchers <= names
 
 
 def test_every_check_is_run_by_reeval():

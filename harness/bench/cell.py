@@ -3,9 +3,11 @@
 ``run_task(task)`` is what a runner calls in the fresh process (a Spark python worker that is not
 reused, or a spawned process). It loads the stream (cut to its first ``max_events`` events) and
 the query, runs ``warmup`` untimed passes with throw-away engines, collects garbage, reads the
-baseline RSS, builds the engine (timed apart as ``build_s``), then times each ``push`` with
-``perf_counter_ns``; wall time is the loop's, CPU time the process's over the loop (it includes
-the sampler thread, whose own CPU time is reported as ``sampler_cpu_s``). A ``verify`` task
+baseline RSS (an external engine's: with its child's, whose stderr the row keeps), then runs the timed passes of ``harness.bench.passes`` (each builds its engine,
+timed apart as ``build_s``, and times each ``push`` with ``perf_counter_ns``; a short cell is
+repeated until ``min_time_s``); wall time is the loop's, CPU time the process's over the loop (it
+includes the sampler thread, whose own CPU time is reported as ``sampler_cpu_s``). The RSS series
+carries the events the first pass had processed at each sample, with a point at its start and end. A ``verify`` task
 checks the cell against the oracle instead and times nothing. It returns plain data (a row, the
 RSS series, the latencies) and never writes files except its progress line.
 """
@@ -21,9 +23,8 @@ import time
 
 import numpy as np
 
+from harness.bench.passes import Passes, latency_summary, timed_pass
 from harness.bench.sampler import CellLimit, RssSampler
-
-LATENCY_PERCENTILES = {"latency_p50_ms": 50, "latency_p95_ms": 95, "latency_p99_ms": 99}
 
 
 def _load_inputs(cell: dict):
@@ -51,39 +52,35 @@ def _progress_writer(path: str | None, done, total: int):
     return write
 
 
-def _timed_pass(engine_cls, query, stream, latencies: list[int]) -> tuple[object, dict]:
-    """Build an engine and feed it every event, appending each push's latency; returns the engine and the loop's totals."""
-    build_started = time.perf_counter_ns()
-    engine = engine_cls(query, static=stream.static, schema=stream.schema)
-    built = time.perf_counter_ns()
-    added = removed = 0
-    clock = time.perf_counter_ns
-    append = latencies.append
-    cpu_started = time.process_time_ns()
-    loop_started = clock()
-    for event in stream.events:
-        before = clock()
-        delta = engine.push(event)
-        append(clock() - before)
-        added += len(delta.added)
-        removed += len(delta.removed)
-    loop_ended = clock()
-    cpu_ended = time.process_time_ns()
-    return engine, {
-        "build_s": (built - build_started) / 1e9, "wall_s": (loop_ended - loop_started) / 1e9,
-        "cpu_s": (cpu_ended - cpu_started) / 1e9, "added": added, "removed": removed,
-        "loop_start_ns": loop_started, "loop_end_ns": loop_ended,
-    }
+def _out_of_process(engine_cls) -> bool:
+    """True for an engine whose work happens in a child process (its RSS and stderr are the child's)."""
+    inner = getattr(engine_cls, "inner", engine_cls)  # behind the window adapter
+    return bool(getattr(inner, "out_of_process", False))
 
 
-def _latency_summary(latencies: np.ndarray) -> dict:
-    if len(latencies) == 0:
-        return {name: None for name in [*LATENCY_PERCENTILES, "latency_max_ms", "latency_mean_ms"]}
-    values = np.percentile(latencies, list(LATENCY_PERCENTILES.values())) / 1e6
-    summary = dict(zip(LATENCY_PERCENTILES, (float(v) for v in values)))
-    summary["latency_max_ms"] = float(latencies.max() / 1e6)
-    summary["latency_mean_ms"] = float(latencies.mean() / 1e6)
-    return summary
+class _StderrFile:
+    """Where an external engine's stderr goes during the cell; its tail is kept in the cell's row."""
+
+    LIMIT = 4000
+
+    def __init__(self) -> None:
+        import tempfile
+
+        handle, self.path = tempfile.mkstemp(prefix="cgpm-cell-", suffix=".stderr")
+        os.close(handle)
+
+    def tail_and_remove(self) -> str:
+        try:
+            with open(self.path, "rb") as handle:
+                handle.seek(max(0, os.path.getsize(self.path) - self.LIMIT))
+                return handle.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+        finally:
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
 
 
 def _process_facts() -> dict:
@@ -96,56 +93,97 @@ def _public(facts: dict) -> dict:
 
 
 def _time_cell(task: dict, facts: dict) -> dict:
+    from common.errors import EngineFailure, EnvironmentProblem
     from harness.bench.matrix import engine_class
-    from harness.engines_setup import engine_class_for
+    from harness.bench.steady import fill_index, retained_triples
+    from harness.engines_setup import close_engine, engine_class_for
 
     cell = task["cell"]
     load_started = time.perf_counter()
     query, stream = _load_inputs(cell)
     engine_cls = engine_class_for(engine_class(cell["engine"]), query, stream)
-    row = {"load_s": time.perf_counter() - load_started, "events": len(stream.events), "triples": stream.triple_count,
-           "engine_module_preloaded": engine_cls.__module__ in facts["modules_at_start"]}
-    latencies: list[int] = []
-    progress = _progress_writer(task.get("progress_path"), lambda: len(latencies), len(stream.events))
-    sampler = RssSampler(task["rss_hz"], memory_cap_bytes=task["memory_bytes"], progress=progress).start()
-    totals: dict = {}
-    engine = None
+    events = len(stream.events)
+    row = {"load_s": time.perf_counter() - load_started, "events": events, "triples": stream.triple_count,
+           "engine_module_preloaded": engine_cls.__module__ in facts["modules_at_start"],
+           "window_triples": retained_triples(stream.events, query.window)}
+    external = _out_of_process(engine_cls)
+    stderr = _StderrFile() if external else None
+    options = {"stderr_path": stderr.path} if stderr else {}
+    passes = Passes(engine_cls, query, stream, min_time_s=task.get("min_time_s", 0.0), rate=task.get("rate", 0.0),
+                    rate_lag_s=task.get("rate_lag_s", 1.0), options=options)
+    progress = _progress_writer(task.get("progress_path"), passes.fed, events)
+    sampler = RssSampler(task["rss_hz"], memory_cap_bytes=task["memory_bytes"], progress=progress, count=passes.fed,
+                         children=external).start()
+    first_end: dict = {}
+
+    def after_first(totals: dict) -> None:
+        # every cell, however short, gets a point at the end of its first pass: memory against events processed
+        first_end.update(t=totals["loop_end_ns"], start=totals["loop_start_ns"], rss=sampler.rss(),
+                         child=sampler.children_last)
+
     try:
         sampler.arm(task["timeout_s"])
         for _ in range(task["warmup"]):
-            _timed_pass(engine_cls, query, stream, [])
+            close_engine(timed_pass(engine_cls, query, stream, [], options=options)[0])
         gc.collect()
         row["rss_base_bytes"] = sampler.rss()
-        engine, totals = _timed_pass(engine_cls, query, stream, latencies)
+        passes.run(after_first)
         sampler.disarm()
         status, error = "ok", ""
     except CellLimit as limit:
         status, error = limit.status, limit.detail
+    except (EngineFailure, EnvironmentProblem) as problem:
+        # an external engine that crashed, hung, broke the protocol or is not installed: the cell keeps its stderr
+        if stderr is None:
+            raise
+        status, error = "error", str(problem).splitlines()[0]
     finally:
         sampler.stop()
     if progress is not None:
         progress()
-    timed = np.asarray(latencies, dtype=np.int64)
+    timed = passes.latencies()
     row.update(status=status, error=error, **_public(facts))
-    row.update(_latency_summary(timed))
-    row["events_fed"] = len(timed)
+    row.update(latency_summary(timed))
+    row["events_fed"] = passes.fed()
+    loop_start = first_end.get("start")
     if status == "ok":
-        row.update({key: value for key, value in totals.items() if not key.endswith("_ns")})
-        wall = max(totals["wall_s"], 1e-12)
-        row["triples_per_s"] = row["triples"] / wall
-        row["events_per_s"] = row["events"] / wall
-        row["answers"] = int(sum(engine.answers().values()))
-        row["stats"] = json.dumps(engine.stats(), sort_keys=True)
-    origin = totals.get("loop_start_ns") or (sampler.series[0][0] if sampler.series else 0)
-    rss = [((t - origin) / 1e9, value) for t, value in sampler.series]
-    window = [value for t, value in sampler.series if totals and totals["loop_start_ns"] <= t <= totals["loop_end_ns"]]
-    row["rss_peak_bytes"] = max([*window, sampler.rss() if status == "ok" else sampler.peak, row.get("rss_base_bytes", 0)])
+        sizes = np.fromiter((len(event.updates) for event in stream.events), dtype=np.int64, count=events)
+        row.update(passes.row(fill_index([event.ts for event in stream.events], query.window), sizes, row["triples"]))
+        from harness.projection import Projection
+
+        answers = passes.engine.answers()
+        row["answers"] = int(sum(Projection(query).answers(answers).values()))  # projected onto SELECT's variables
+        row["full_mappings"] = int(sum(answers.values()))
+        row["stats"] = json.dumps(passes.engine.stats(), sort_keys=True)
+    if passes.engine is not None:
+        close_engine(passes.engine)
+    if stderr is not None:
+        row["engine_stderr"] = stderr.tail_and_remove()
+        # the first pass's samples and its end: a child being forked copies this process's pages for a moment
+        first_loop = [value for t, value in sampler.children_series
+                      if first_end and first_end["start"] <= t <= first_end["t"]]
+        row["child_rss_peak_bytes"] = max([*first_loop, first_end.get("child", 0)])
+    origin = loop_start or (sampler.series[0][0] if sampler.series else 0)
+    first_until = first_end.get("t")
+    rss = [((t - origin) / 1e9, value, count if first_until is None or t <= first_until else None)
+           for t, value, count in sampler.series]
+    if "rss_base_bytes" in row:
+        rss.insert(0, (0.0, row["rss_base_bytes"], 0))
+    if first_until is not None:
+        rss.append(((first_until - origin) / 1e9, first_end["rss"], events))
+        rss.sort(key=lambda point: point[0])
+    # the peak of the first pass (its samples and its end): later passes of a short cell keep their latencies, which
+    # would count as the engine's memory otherwise
+    window = [value for t, value, _ in sampler.series
+              if loop_start is not None and loop_start <= t <= (first_until or t)]
+    ended = first_end.get("rss", 0) if first_until is not None else sampler.peak
+    row["rss_peak_bytes"] = max([*window, ended, row.get("rss_base_bytes", 0)])
     row["rss_samples"] = len(sampler.series)
     row["sampler_hz"] = task["rss_hz"]
     row["sampler_cpu_s"] = sampler.cpu_s
     # the share of one CPU the sampler thread used while it ran: its cost to the cell, whatever the loop's length
     row["sampler_share"] = sampler.cpu_s / sampler.lifetime_s if sampler.lifetime_s > 0 else None
-    return {"row": row, "rss": rss, "latency_ns": timed}
+    return {"row": row, "rss": rss, "latency_ns": passes.stored_latencies(), "e2e_ns": passes.e2e_ns()}
 
 
 def _verify_cell(task: dict, facts: dict) -> dict:

@@ -8,8 +8,11 @@ File shape (every key optional; relative paths are relative to the file's direct
 
     name = "lubm-windows"
     engines = ["scan", "reeval"]         # default: every registered engine
-    repetitions = 5
+    repetitions = 5                      # >= 5: a spread (IQR) and a Mann-Whitney test in cgpm compare can mean something
     warmup = 0                           # untimed passes in the cell's process before the timed one
+    min_time_s = 1.0                     # a timed loop shorter than this is repeated in its process (at most a quarter of the time-out)
+    rate = 0.0                           # events per second: feed events at their scaled arrival times (0: as fast as possible)
+    rate_lag_s = 1.0                     # with rate: the engine kept up if no event waited longer than this
     timeout_s = 600.0                    # per cell and repetition
     memory_mb = 4096                     # RSS cap per cell process
     rss_hz = 20.0                        # RSS sampling rate (0: no series, limits still enforced)
@@ -38,6 +41,7 @@ from pathlib import Path
 
 from common.errors import CgpmError, ConfigError
 from engines.model.windows import parse_window
+from harness.query_files import check_query_file
 
 RUNNERS = ("spark", "process")
 ENTAILMENTS = ("query", "none", "rdfs")
@@ -72,8 +76,11 @@ class Workload:
 class BenchConfig:
     name: str = "bench"
     engines: tuple[str, ...] = ()  # empty: every registered engine
-    repetitions: int = 3
+    repetitions: int = 5
     warmup: int = 0
+    min_time_s: float = 1.0
+    rate: float = 0.0
+    rate_lag_s: float = 1.0
     timeout_s: float = 600.0
     memory_mb: int = 4096
     rss_hz: float = 20.0
@@ -93,7 +100,8 @@ class BenchConfig:
 VOLATILE_KEYS = ("parallel", "spark_master", "stream_cache")
 
 _TOP_TYPES = {
-    "name": str, "engines": list, "repetitions": int, "warmup": int, "timeout_s": (int, float), "memory_mb": int,
+    "name": str, "engines": list, "repetitions": int, "warmup": int, "min_time_s": (int, float),
+    "rate": (int, float), "rate_lag_s": (int, float), "timeout_s": (int, float), "memory_mb": int,
     "rss_hz": (int, float), "verify": bool, "verify_every": int, "runner": str, "parallel": int,
     "spark_master": str, "workloads": list, "stream_cache": str,
 }
@@ -140,6 +148,10 @@ def _expand_queries(patterns, base: Path | None, where: str, key: str) -> tuple[
         for match in matches:
             if not Path(match).is_file():
                 raise ConfigError(f"key {key!r} in {where}: query file {match} does not exist")
+            try:
+                check_query_file(match)
+            except CgpmError as error:
+                raise ConfigError(f"key {key!r} in {where}: {error}") from None
             found.append(match)
     return tuple(found)
 
@@ -201,6 +213,12 @@ def _validated(config: BenchConfig, where: str) -> BenchConfig:
         raise ConfigError(f"key 'warmup' in {where} must be >= 0")
     if not config.timeout_s > 0:
         raise ConfigError(f"key 'timeout_s' in {where} must be > 0")
+    if config.min_time_s < 0:
+        raise ConfigError(f"key 'min_time_s' in {where} must be >= 0 (0: one pass per repetition)")
+    if config.rate < 0:
+        raise ConfigError(f"key 'rate' in {where} must be 0 (as fast as possible) or events per second > 0")
+    if not config.rate_lag_s > 0:
+        raise ConfigError(f"key 'rate_lag_s' in {where} must be > 0")
     if config.rss_hz != 0 and config.rss_hz < 10:
         raise ConfigError(f"key 'rss_hz' in {where} must be 0 (no series) or at least 10 samples per second")
     if config.runner not in RUNNERS:
@@ -218,7 +236,7 @@ def config_from_table(table: dict, *, base: Path | None = None, where: str = "th
     values = {key: value for key, value in table.items() if key != "workloads"}
     if "engines" in values:
         values["engines"] = tuple(values["engines"])
-    for key in ("timeout_s", "rss_hz"):
+    for key in ("timeout_s", "rss_hz", "min_time_s", "rate", "rate_lag_s"):
         if key in values:
             values[key] = float(values[key])
     if "stream_cache" in values:

@@ -64,7 +64,8 @@ def _task(kind: str, cell: Cell, repetition, config: BenchConfig, progress_dir: 
         progress_path = os.path.join(progress_dir, f"{cell_id}.r{repetition}")
     return {
         "kind": kind, "cell": cell.as_json(), "cell_id": cell_id, "repetition": repetition,
-        "warmup": config.warmup, "timeout_s": config.timeout_s, "memory_bytes": config.memory_mb * 2**20,
+        "warmup": config.warmup, "min_time_s": min(config.min_time_s, config.timeout_s / 4), "rate": config.rate, "rate_lag_s": config.rate_lag_s,
+        "timeout_s": config.timeout_s, "memory_bytes": config.memory_mb * 2**20,
         "rss_hz": config.rss_hz, "verify_every": config.verify_every, "oracle": "rdflib", "progress_path": progress_path,
     }
 

@@ -1,13 +1,16 @@
-"""Every figure is drawn from the stored results alone (cells, RSS series, latencies), labelled with units, as PDF and PNG.
+"""Every figure is drawn from the stored results alone, one engine one look (``style``), with honest axes, as PDF and PNG.
 
-Figures: throughput against window size, break-even (wall time against re-evaluation's, by
-window size), latency CDFs, RSS against time (repetition 0 of each cell), peak RSS growth against
-window size. A figure whose data is absent (one window size only, no ``reeval`` cells) is not
-drawn, and ``draw_all`` says why in its return value instead.
+Figures: throughput against window size (whole cell, and at steady state), break-even (wall time
+against re-evaluation's, by window size), latency CDFs (per event; end to end when rate-paced),
+memory growth against events processed (first pass of repetition 0: a fast engine is a line too,
+from its start and end points) and against window size. Measures against window size are medians
+with their IQR as error bars. A figure whose data is absent (one window size only, no ``reeval``
+cells) is not drawn, and ``draw_all`` says why in its return value instead.
 """
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import matplotlib
@@ -15,41 +18,16 @@ import matplotlib
 matplotlib.use("Agg")  # files only, never a display
 
 import matplotlib.pyplot as plt  # noqa: E402
-import matplotlib.ticker as ticker  # noqa: E402
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-import seaborn as sns  # noqa: E402
 
+from harness.bench.style import engine_style, format_axis, window_axis  # noqa: E402
 from harness.bench.summary import window_range_ms  # noqa: E402
 
 FORMATS = ("pdf", "png")
 DPI = 200
-
-
-def _plain_ticks(grid) -> None:
-    """Log axes labelled 5, 10, 20 rather than 5×10⁰."""
-    for axis in grid.axes.flat:
-        for which in (axis.xaxis, axis.yaxis):
-            if which.get_scale() == "log":
-                which.set_major_formatter(ticker.FuncFormatter(lambda value, _: f"{value:g}"))
-                which.set_minor_formatter(ticker.NullFormatter())
-
-
-def _save(grid, directory: Path, name: str, title: str) -> list[str]:
-    _plain_ticks(grid)
-    if hasattr(grid, "set_titles"):
-        grid.set_titles("{col_name}")  # the panel's own label, not "panel = ..."
-    figure = grid.figure if hasattr(grid, "figure") else grid
-    figure.suptitle(title, y=1.02)
-    written = []
-    for extension in FORMATS:
-        path = directory / f"{name}.{extension}"
-        figure.savefig(path, bbox_inches="tight", dpi=DPI)
-        written.append(path.name)
-    plt.close(figure)
-    return written
-
-
 PANEL_KEYS = ("dataset", "event_shape", "entailment")
+COLUMNS_MAX = 3
 
 
 def with_panels(frame: pd.DataFrame) -> pd.DataFrame:
@@ -63,88 +41,203 @@ def with_panels(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(panel=panel)
 
 
+def _grid(panels: list[str]):
+    columns = min(COLUMNS_MAX, len(panels))
+    rows = math.ceil(len(panels) / columns)
+    figure, axes = plt.subplots(rows, columns, figsize=(4.3 * columns, 3.3 * rows), squeeze=False,
+                                layout="constrained")  # constrained layout: no tick label runs into the next panel
+    for axis in axes.flat[len(panels):]:
+        axis.set_visible(False)
+    return figure, dict(zip(panels, axes.flat))
+
+
+def _legend(figure, engines: list[str]) -> None:
+    handles = [plt.Line2D([], [], color=engine_style(e).colour, marker=engine_style(e).marker,
+                          linestyle=engine_style(e).linestyle, label=e) for e in engines]
+    figure.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 6), frameon=False)
+
+
+def _save(figure, directory: Path, name: str, title: str) -> list[str]:
+    figure.suptitle(title)
+    written = []
+    for extension in FORMATS:
+        path = directory / f"{name}.{extension}"
+        figure.savefig(path, dpi=DPI)
+        written.append(path.name)
+    plt.close(figure)
+    return written
+
+
 def _with_window_size(summary: pd.DataFrame) -> pd.DataFrame:
     frame = with_panels(summary)
     frame["window_s"] = frame["window"].map(window_range_ms) / 1000
     return frame[frame["window_s"].notna()]
 
 
-def throughput_vs_window(summary: pd.DataFrame, directory: Path) -> list[str] | str:
-    frame = _with_window_size(summary).dropna(subset=["triples_per_s"])
+def _against_window(frame: pd.DataFrame, column: str, directory: Path, name: str, title: str, ylabel: str,
+                    scale: float = 1.0, reference: float | None = None) -> list[str]:
+    panels = sorted(frame["panel"].unique())
+    figure, axes = _grid(panels)
+    engines = list(dict.fromkeys(frame["engine"]))
+    for panel, axis in axes.items():
+        part = frame[frame["panel"] == panel]
+        for engine in engines:
+            line = part[part["engine"] == engine].sort_values("window_s")
+            if line.empty:
+                continue
+            style = engine_style(engine)
+            middle = line[column] / scale
+            errors = None
+            if f"{column}_q1" in line:
+                low, high = line[f"{column}_q1"] / scale, line[f"{column}_q3"] / scale
+                errors = np.vstack([(middle - low).clip(lower=0).fillna(0), (high - middle).clip(lower=0).fillna(0)])
+            axis.errorbar(line["window_s"], middle, yerr=errors, color=style.colour, marker=style.marker,
+                          linestyle=style.linestyle, markersize=5, capsize=2, linewidth=1.2, label=engine)
+        if reference is not None:
+            axis.axhline(reference, color="grey", linestyle="--", linewidth=1)
+        window_axis(axis, list(part["window_s"]))
+        format_axis(axis, list(part[column] / scale) + ([reference] if reference else []))
+        axis.set_title(panel)
+        axis.set_xlabel("window range")
+        axis.set_ylabel(ylabel)
+        axis.grid(True, which="major", alpha=0.3)
+    _legend(figure, engines)
+    return _save(figure, directory, name, title)
+
+
+def throughput_vs_window(summary: pd.DataFrame, directory: Path, column: str = "triples_per_s") -> list[str] | str:
+    frame = _with_window_size(summary).dropna(subset=[column])
     if frame["window_s"].nunique() < 2:
         return "throughput against window size needs at least two window sizes"
-    grid = sns.relplot(data=frame, x="window_s", y="triples_per_s", hue="engine", style="engine", col="panel",
-                       col_wrap=min(3, frame["panel"].nunique()), kind="line", markers=True, height=3, aspect=1.2,
-                       facet_kws={"sharey": False})
-    grid.set(xscale="log", yscale="log")
-    grid.set_axis_labels("window range (s)", "throughput (triples/s, median)")
-    return _save(grid, directory, "throughput_vs_window", "Throughput against window size")
+    steady = column.startswith("steady")
+    return _against_window(frame, column, directory, "steady_throughput_vs_window" if steady else "throughput_vs_window",
+                           "Steady-state throughput (events after the window is full)" if steady else
+                           "Throughput against window size (whole cell)",
+                           "triples/s (median, IQR bars)")
 
 
 def break_even(summary: pd.DataFrame, directory: Path) -> list[str] | str:
     frame = _with_window_size(summary).dropna(subset=["x_reeval"])
     if frame.empty or frame["window_s"].nunique() < 2:
         return "break-even curves need reeval cells and at least two window sizes"
-    grid = sns.relplot(data=frame, x="window_s", y="x_reeval", hue="engine", style="engine", col="panel",
-                       col_wrap=min(3, frame["panel"].nunique()), kind="line", markers=True, height=3, aspect=1.2)
-    grid.set(xscale="log", yscale="log")
-    for axis in grid.axes.flat:
-        axis.axhline(1.0, color="grey", linestyle="--", linewidth=1)
-    grid.set_axis_labels("window range (s)", "wall time / re-evaluation's")
-    return _save(grid, directory, "break_even", "Break-even against re-evaluation (below 1: incremental wins)")
-
-
-def latency_cdf(latencies: pd.DataFrame, summary: pd.DataFrame, directory: Path) -> list[str] | str:
-    if latencies.empty:
-        return "no per-event latencies were stored"
-    labels = summary.set_index("cell_id")[["engine", "query", "window"]]
-    frame = latencies.join(labels, on="cell_id", how="inner")
-    frame = frame[frame["latency_ms"] > 0]
-    if frame.empty:
-        return "no per-event latencies were stored"
-    frame["query / window"] = frame["query"] + " " + frame["window"].astype(str)
-    grid = sns.displot(data=frame, x="latency_ms", hue="engine", col="query / window", kind="ecdf",
-                       col_wrap=min(3, frame["query / window"].nunique()), height=3, aspect=1.2, log_scale=(True, False))
-    grid.set_axis_labels("per-event latency (ms)", "fraction of events")
-    return _save(grid, directory, "latency_cdf", "Per-event latency, all repetitions")
-
-
-def rss_over_time(rss: pd.DataFrame, summary: pd.DataFrame, directory: Path) -> list[str] | str:
-    if rss.empty:
-        return "no RSS series were stored (rss_hz = 0)"
-    labels = summary.set_index("cell_id")[["engine", "query", "window"]]
-    frame = rss[rss["repetition"] == rss["repetition"].min()].join(labels, on="cell_id", how="inner")
-    if frame.empty:
-        return "no RSS series were stored"
-    frame["rss_mib"] = frame["rss_bytes"] / 2**20
-    frame["query / window"] = frame["query"] + " " + frame["window"].astype(str)
-    grid = sns.relplot(data=frame, x="t_s", y="rss_mib", hue="engine", col="query / window", kind="line",
-                       col_wrap=min(3, frame["query / window"].nunique()), height=3, aspect=1.2,
-                       facet_kws={"sharex": False}, estimator=None, units="cell_id")
-    grid.set_axis_labels("time since the timed loop began (s)", "RSS (MiB)")
-    return _save(grid, directory, "rss_over_time", "Resident memory over time (first repetition)")
+    return _against_window(frame, "x_reeval", directory, "break_even",
+                           "Break-even against re-evaluation (below 1: incremental wins)",
+                           "wall time / re-evaluation's (medians)", reference=1.0)
 
 
 def rss_vs_window(summary: pd.DataFrame, directory: Path) -> list[str] | str:
     frame = _with_window_size(summary).dropna(subset=["rss_growth_bytes"])
     if frame["window_s"].nunique() < 2:
         return "RSS against window size needs at least two window sizes"
-    frame = frame.assign(rss_growth_mib=frame["rss_growth_bytes"] / 2**20)
-    grid = sns.relplot(data=frame, x="window_s", y="rss_growth_mib", hue="engine", style="engine", col="panel",
-                       col_wrap=min(3, frame["panel"].nunique()), kind="line", markers=True, height=3, aspect=1.2)
-    grid.set(xscale="log")
-    grid.set_axis_labels("window range (s)", "peak RSS − baseline (MiB, median)")
-    return _save(grid, directory, "rss_vs_window", "Memory growth against window size")
+    return _against_window(frame, "rss_growth_bytes", directory, "rss_vs_window", "Memory growth against window size",
+                           "peak RSS − baseline (MiB, median, IQR bars)", scale=2**20)
+
+
+def _cell_panels(frame: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` (rows of cells) with the cell's engine and a ``panel`` label: the workload's panel and the window."""
+    from harness.bench.paper import window_label
+
+    labels = with_panels(summary).set_index("cell_id")[["engine", "panel", "window"]]
+    frame = frame.join(labels, on="cell_id", how="inner")
+    return frame.assign(panel=frame["panel"] + " · " + frame["window"].map(lambda w: window_label(w, with_slide=True)),
+                        order=frame["window"].map(_window_key))
+
+
+def _window_key(spec: str) -> tuple:
+    from harness.bench.paper import window_parts
+
+    kind, range_ms, slide_ms = window_parts(spec)
+    return (kind not in ("sliding", "tumbling"), range_ms if range_ms == range_ms else 0.0, slide_ms if slide_ms == slide_ms else 0.0)
+
+
+def _ordered_panels(frame: pd.DataFrame) -> list[str]:
+    """Panels by query (natural order: L2 before L10), then window size."""
+    from harness.bench.paper import _natural
+
+    first = frame.drop_duplicates("panel")
+    return [row.panel for row in sorted(first.itertuples(), key=lambda row: (_natural(row.panel.split(" · ")[0]),
+                                                                               row.panel.split(" · ")[1:-1], row.order))]
+
+
+def latency_cdf(latencies: pd.DataFrame, summary: pd.DataFrame, directory: Path, column: str = "latency_ms") -> list[str] | str:
+    if latencies.empty or column not in latencies:
+        return "no per-event latencies were stored" if column == "latency_ms" else "no rate-paced cells"
+    frame = _cell_panels(latencies.dropna(subset=[column]), summary)
+    frame = frame[frame[column] > 0]
+    if frame.empty:
+        return "no per-event latencies were stored"
+    panels = _ordered_panels(frame)
+    figure, axes = _grid(panels)
+    engines = list(dict.fromkeys(frame["engine"]))
+    for panel, axis in axes.items():
+        part = frame[frame["panel"] == panel]
+        for engine in engines:
+            values = np.sort(part.loc[part["engine"] == engine, column].to_numpy())
+            if len(values):
+                style = engine_style(engine)
+                axis.step(values, np.arange(1, len(values) + 1) / len(values), where="post", color=style.colour,
+                          linestyle=style.linestyle, linewidth=1.3)
+        format_axis(axis, [part[column].min(), part[column].max()], "x")
+        axis.set_ylim(0, 1.02)
+        axis.set_title(panel)
+        axis.set_xlabel("end-to-end latency, arrival to answer (ms)" if column == "e2e_ms" else "per-event latency (ms)")
+        axis.set_ylabel("fraction of events")
+        axis.grid(True, which="major", alpha=0.3)
+    _legend(figure, engines)
+    if column == "e2e_ms":
+        return _save(figure, directory, "e2e_latency_cdf", "End-to-end latency at the paced rate, all repetitions")
+    return _save(figure, directory, "latency_cdf", "Per-event processing latency, all repetitions")
+
+
+def rss_vs_events(rss: pd.DataFrame, summary: pd.DataFrame, directory: Path) -> list[str] | str:
+    """Memory growth against events processed: samples of the first pass of each cell's first repetition, at each
+    query's largest window (where memory tells engines apart; the growth at every window is ``rss_vs_window``)."""
+    if rss.empty or "events" not in rss or rss["events"].notna().sum() == 0:
+        return "no RSS series with event counts were stored (rss_hz = 0, or a run older than this figure)"
+    first = rss[rss["repetition"] == rss.groupby("cell_id")["repetition"].transform("min")].dropna(subset=["events"])
+    first = first[first["t_s"] >= 0]  # from the baseline point at the loop's start (samples before it are loading)
+    base = first.sort_values("t_s").groupby("cell_id")["rss_bytes"].transform("first")
+    frame = _cell_panels(first.assign(growth_mib=(first["rss_bytes"] - base) / 2**20), summary)
+    largest = frame.groupby(frame["panel"].str.rsplit(" · ", n=1).str[0])["order"].transform("max")
+    frame = frame[frame["order"] == largest]
+    panels = _ordered_panels(frame)
+    figure, axes = _grid(panels)
+    engines = list(dict.fromkeys(frame["engine"]))
+    for panel, axis in axes.items():
+        part = frame[frame["panel"] == panel]
+        for engine in engines:
+            line = part[part["engine"] == engine].sort_values(["events", "t_s"])
+            if len(line):
+                style = engine_style(engine)
+                axis.plot(line["events"], line["growth_mib"], color=style.colour, linestyle=style.linestyle,
+                          marker=style.marker, markevery=max(1, len(line) // 8), markersize=4, linewidth=1.2)
+        axis.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: _compact(v)))
+        axis.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: _compact(v)))
+        axis.set_title(panel)
+        axis.set_xlabel("events processed")
+        axis.set_ylabel("RSS − baseline (MiB)")
+        axis.grid(True, which="major", alpha=0.3)
+    _legend(figure, engines)
+    return _save(figure, directory, "rss_vs_events",
+                 "Memory growth against events processed (largest window, first repetition)")
+
+
+def _compact(value: float) -> str:
+    from harness.bench.style import compact_number
+
+    return compact_number(value)
 
 
 def draw_all(summary: pd.DataFrame, rss: pd.DataFrame, latencies: pd.DataFrame, directory: Path) -> dict[str, list[str] | str]:
     """Figure name -> files written, or the reason it was not drawn."""
     directory.mkdir(parents=True, exist_ok=True)
-    sns.set_theme(context="paper", style="whitegrid")
+    plt.rcParams.update({"font.size": 8, "axes.titlesize": 9, "legend.fontsize": 8, "figure.titlesize": 10})
     return {
         "throughput_vs_window": throughput_vs_window(summary, directory),
+        "steady_throughput_vs_window": throughput_vs_window(summary, directory, "steady_triples_per_s"),
         "break_even": break_even(summary, directory),
         "latency_cdf": latency_cdf(latencies, summary, directory),
-        "rss_over_time": rss_over_time(rss, summary, directory),
+        "e2e_latency_cdf": latency_cdf(latencies, summary, directory, "e2e_ms"),
+        "rss_vs_events": rss_vs_events(rss, summary, directory),
         "rss_vs_window": rss_vs_window(summary, directory),
     }

@@ -119,22 +119,10 @@ def expand(config: BenchConfig, engines: list[str], generated: dict) -> list[Cel
 
 
 def engine_class(name: str) -> type:
-    """A registered engine by name, or an unregistered one as ``package.module:Class`` (an engine under development)."""
-    from common.errors import EngineError
-    from engines.registry import get_engine
+    """The engine class a cell's engine reference names (kept for callers: ``engines.registry.resolve`` decides)."""
+    from engines.registry import resolve
 
-    if ":" not in name:
-        return get_engine(name)
-    module_name, _, attribute = name.partition(":")
-    try:
-        import importlib
-
-        engine_cls = getattr(importlib.import_module(module_name), attribute)
-    except (ImportError, AttributeError) as error:
-        raise EngineError(f"engine {name!r} could not be loaded: {error}") from None
-    if not hasattr(engine_cls, "capabilities"):
-        raise EngineError(f"engine {name!r} has no capabilities: it does not follow the engine protocol")
-    return engine_cls
+    return resolve(name)
 
 
 def resolved_query(query_path: str, window: str, entailment: str):

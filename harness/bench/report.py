@@ -1,8 +1,11 @@
 """A report is made from a run directory's stored files alone (run.json, cells, RSS series, latencies), never by re-running.
 
-``make_report(RUN)`` writes ``RUN/report/``: ``summary.md`` (run facts, the summary table, the
-figures), ``summary.tex`` and ``summary.csv`` (the same table), ``cells.csv`` (every repetition),
-and the figures of ``harness.bench.figures`` as PDF and PNG. The directory is built beside its
+``make_report(RUN)`` writes ``RUN/report/``: ``summary.md`` (run facts, the summary table with
+each measure's median and IQR, the figures), ``summary.csv`` (every summary column),
+``cells.csv`` (every repetition), ``tables.md`` and ``summary.tex`` (a table per metric in the
+paper's layout, ``harness.bench.paper``; also one ``tables/METRIC.tex`` each), ``README.md`` (the
+command that rebuilds the run, the commit, the machine, how long it took), and the figures of
+``harness.bench.figures`` as PDF and PNG. The directory is built beside its
 target and renamed into place, so a report is never half-written.
 """
 
@@ -14,7 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from harness.bench import figures, store, tables
+from harness.bench import figures, paper, store, tables
+from harness.bench.provenance import readme_text
 from harness.bench.summary import display_table, per_cell
 
 REPORT_DIR = "report"
@@ -33,7 +37,9 @@ def run_facts(info: dict) -> list[str]:
         f"{memory / 2**30:.1f} GiB" if memory else "- machine: unknown",
         f"- load average at start: {machine.get('load_average')}",
         f"- runner: {runner.get('description')}" + (f" on {runner['spark_master']}" if runner.get("spark_master") else ""),
-        f"- repetitions {config.get('repetitions')}, warm-up passes {config.get('warmup')}, time-out "
+        f"- repetitions {config.get('repetitions')}, warm-up passes {config.get('warmup')}, timed loop of at least "
+        f"{config.get('min_time_s', 0)} s per repetition (short cells repeated in their process), "
+        + (f"rate-paced at {config.get('rate')} events/s, " if config.get("rate") else "") + "time-out "
         f"{config.get('timeout_s')} s, memory cap {config.get('memory_mb')} MiB, RSS sampled at {config.get('rss_hz')} Hz",
     ]
 
@@ -53,10 +59,9 @@ def make_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
         drawn = figures.draw_all(summary, rss, latencies, building)
         (building / "summary.csv").write_text(tables.to_csv(summary.drop(columns=["error"], errors="ignore")))
         (building / "cells.csv").write_text(tables.to_csv(cells))
-        caption = (f"Benchmark run {info.get('run_id')}: medians over the finished repetitions; "
-                   "×B is the ratio of wall times to engine B on the same stream, query and window (above 1: slower).")
-        (building / "summary.tex").write_text(tables.to_latex(table, caption=caption, label=f"tab:{info.get('run_id')}"))
+        _paper_tables(info, summary, building)
         (building / "summary.md").write_text(_markdown(info, table, summary, drawn))
+        (building / "README.md").write_text(readme_text(info, contents="this report"))
         _replace_dir(building, target)
     except BaseException:
         shutil.rmtree(building, ignore_errors=True)
@@ -64,10 +69,31 @@ def make_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     return target
 
 
+def _paper_tables(info: dict, summary: pd.DataFrame, directory: Path) -> None:
+    config = info.get("config", {})
+    made = paper.paper_tables(summary, repetitions=config.get("repetitions"), timeout_s=config.get("timeout_s"),
+                              min_time_s=config.get("min_time_s"), engines=list(config.get("engines") or []))
+    (directory / "tables").mkdir()
+    run_id = str(info.get("run_id"))
+    latex, markdown, by_metric = [], [f"# Tables of {run_id}", ""], {}
+    for number, table in enumerate(made, start=1):
+        text = paper.to_latex(table, label=f"tab:{run_id}:{table.metric}:{number}")
+        by_metric.setdefault(table.metric, []).append(text)
+        latex.append(text)
+        markdown.append(paper.to_markdown(table))
+    for metric, texts in by_metric.items():
+        (directory / "tables" / f"{metric}.tex").write_text("\n".join(texts))
+    (directory / "summary.tex").write_text("% needs \\usepackage{booktabs}\n" + "\n".join(latex))
+    (directory / "tables.md").write_text("\n".join(markdown))
+
+
 def _markdown(info: dict, table: pd.DataFrame, summary: pd.DataFrame, drawn: dict) -> str:
     lines = [f"# Benchmark report: {info.get('run_id')}", "", *run_facts(info), "",
-             "Medians over the finished repetitions of each cell. Ratios (×B) divide the median wall time by engine B's "
-             "on the same stream, query, window and entailment, measured in this run (above 1: slower).", "",
+             "Each measure is the median over the finished repetitions of its cell, with the interquartile range in "
+             "brackets [q1–q3]. `short`: the timed loop stayed below min_time_s even after the most passes allowed. "
+             "Steady state counts only the events after the window is full. Ratios (×B) divide the median wall time by "
+             "engine B's on the same stream, query, window and entailment, measured in this run (above 1: slower). "
+             "The same measures, a table per metric in the paper's layout: `tables.md`, `summary.tex`.", "",
              tables.to_markdown(table)]
     problems = summary[summary["status"] != "ok"]
     if len(problems):

@@ -93,7 +93,8 @@ class SparkRunner:
         from harness.spark import spark_session
 
         self.master = master
-        spark = spark_session(master, app_name="cgpm-bench",
+        # no Spark stage lines: cgpm bench draws its own progress bars
+        spark = spark_session(master, app_name="cgpm-bench", progress=False,
                               config={"spark.python.worker.reuse": "false", "spark.task.maxFailures": "1"})
         self.context = spark.sparkContext
         reuse = self.context.getConf().get("spark.python.worker.reuse", "true")

@@ -1,7 +1,8 @@
 """The cell's own RSS is sampled from a thread at a fixed rate, and the cell is stopped once it passes its time-out or memory cap.
 
 The sampler runs in the measured process (psutil on its own pid, as SPECTRA polled /proc), so a
-sample costs one ``/proc/self/statm`` read; it keeps its own CPU time (``cpu_s``) so every cell
+sample costs one ``/proc/self/statm`` read (with ``children=True``, for an external engine, the
+RSS is the process's plus its children's, whose own RSS is also kept apart in ``children_series``); it keeps its own CPU time (``cpu_s``) so every cell
 states the sampler's overhead beside its wall time. Limits are enforced from the same thread:
 when armed and past the deadline or the cap, it signals the main thread once (SIGUSR2), whose
 handler raises ``CellLimit``; the runner's hard deadline stops a process that ignores it (a
@@ -32,16 +33,24 @@ class CellLimit(BaseException):
 
 
 class RssSampler:
-    """Samples RSS at ``hz`` (0: no series) into ``series`` as (perf_counter_ns, rss_bytes) and watches the limits."""
+    """Samples RSS at ``hz`` (0: no series) into ``series`` as (perf_counter_ns, rss_bytes, count) and watches the limits.
+
+    ``count`` (when given) is read with each sample: the events processed so far, so memory can be
+    drawn against work done rather than wall time; None otherwise."""
 
     def __init__(self, hz: float, *, memory_cap_bytes: int | None = None, progress: Callable[[], None] | None = None,
-                 progress_every_s: float = 0.5):
+                 progress_every_s: float = 0.5, count: Callable[[], int] | None = None, children: bool = False):
         self.hz = hz
         self.interval = 1.0 / hz if hz > 0 else 1.0 / WATCH_HZ
         self.memory_cap_bytes = memory_cap_bytes
-        self.series: list[tuple[int, int]] = []
+        self.series: list[tuple[int, int, int | None]] = []
+        self._count = count
         self.peak = 0
         self.cpu_s = 0.0
+        self.children = children
+        self.children_peak = 0
+        self.children_series: list[tuple[int, int]] = []  # (perf_counter_ns, the children's RSS) with children=True
+        self.children_last = 0  # the children's RSS at the latest sample or rss() call
         self.lifetime_s = 0.0
         self._process = psutil.Process(os.getpid())
         self._stop = threading.Event()
@@ -55,7 +64,18 @@ class RssSampler:
         self._previous_handler = None
 
     def rss(self) -> int:
-        return self._process.memory_info().rss
+        own = self._process.memory_info().rss
+        if not self.children:
+            return own
+        theirs = 0
+        for child in self._process.children(recursive=True):
+            try:
+                theirs += child.memory_info().rss
+            except psutil.Error:  # it exited between the listing and the read
+                pass
+        self.children_peak = max(self.children_peak, theirs)
+        self.children_last = theirs
+        return own + theirs
 
     def start(self) -> RssSampler:
         if threading.current_thread() is threading.main_thread():
@@ -101,7 +121,9 @@ class RssSampler:
             now = time.perf_counter_ns()
             rss = self.rss()
             if keep_series:
-                self.series.append((now, rss))
+                self.series.append((now, rss, self._count() if self._count is not None else None))
+                if self.children:
+                    self.children_series.append((now, self.children_last))
             if rss > self.peak:
                 self.peak = rss
             if self._armed:

@@ -4,11 +4,13 @@ Layout of ``RUN/`` (``docs/benchmarking.md`` describes every column)::
 
     run.json                  schema version, machine, commit, package versions, resolved config, progress
     parts/CELL_ID/rK.json     one finished repetition: the cell, its row, its RSS series (the resume record)
-    parts/CELL_ID/rK.latency.npy   that repetition's per-event latencies in ns
+    parts/CELL_ID/rK.latency.npy   that repetition's per-event latencies in ns (every pass, one after the other)
+    parts/CELL_ID/rK.e2e.npy       a rate-paced repetition's end-to-end latencies (arrival to answer) in ns
     parts/CELL_ID/verify.json the cell's verdict against the oracle, when verification was asked for
     cells.parquet, cells.csv  a row per cell and repetition, rebuilt from the parts after each one
-    rss.parquet               cell_id, repetition, t_s (0 = start of the timed loop), rss_bytes
-    latency.parquet           cell_id, repetition, event, latency_ms
+    rss.parquet               cell_id, repetition, t_s (0 = start of the timed loop), rss_bytes, events (processed by
+                              the first pass at that sample; empty after it)
+    latency.parquet           cell_id, repetition, pass, event, latency_ms, e2e_ms (rate-paced runs only)
 
 A run killed at any moment leaves every earlier part whole; rerunning skips the parts that exist.
 """
@@ -38,8 +40,9 @@ VERIFY_PART = "verify"
 # the columns every cells table has, in this order; more follow
 CELL_COLUMNS = (
     "cell_id", *KEY_COLUMNS, "repetition", "status", "verdict", "wall_s", "cpu_s", "triples", "events",
-    "triples_per_s", "events_per_s", "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "latency_max_ms",
-    "rss_base_bytes", "rss_peak_bytes", "answers", "added", "removed", "build_s", "load_s", "stats",
+    "triples_per_s", "events_per_s", "steady_triples_per_s", "steady_events_per_s", "steady_events", "inner_passes",
+    "loop_total_s", "short", "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "latency_max_ms",
+    "rss_base_bytes", "rss_peak_bytes", "window_triples", "answers", "added", "removed", "build_s", "load_s", "stats",
     "sampler_hz", "rss_samples", "sampler_cpu_s", "sampler_share", "pid", "ppid", "engine_module_preloaded", "error",
 )
 
@@ -86,11 +89,12 @@ def part_path(run_dir: Path, cell_id: str, repetition: int | str) -> Path:
 def save_part(run_dir: Path, cell: dict, cell_id: str, repetition: int | str, result: dict) -> None:
     """Store one finished task: latencies first, then the JSON whose presence marks the task done."""
     path = part_path(run_dir, cell_id, repetition)
-    latencies = result.get("latency_ns")
-    if repetition != VERIFY_PART and latencies is not None and len(latencies):
-        buffer = io.BytesIO()
-        np.save(buffer, np.asarray(latencies, dtype=np.int64))
-        write_atomically(path.with_suffix(".latency.npy"), buffer.getvalue())
+    for key, suffix in (("latency_ns", ".latency.npy"), ("e2e_ns", ".e2e.npy")):
+        values = result.get(key)
+        if repetition != VERIFY_PART and values is not None and len(values):
+            buffer = io.BytesIO()
+            np.save(buffer, np.asarray(values, dtype=np.int64))
+            write_atomically(path.with_suffix(suffix), buffer.getvalue())
     write_json(path, {"cell_id": cell_id, "repetition": repetition, "cell": cell,
                       "row": result["row"], "rss": result.get("rss") or []})
 
@@ -146,14 +150,23 @@ def write_series(run_dir: Path) -> None:
             continue
         ids = {"cell_id": part["cell_id"], "repetition": part["repetition"]}
         if part["rss"]:
-            series = np.asarray(part["rss"], dtype=float)
-            rss_frames.append(pd.DataFrame({**ids, "t_s": series[:, 0], "rss_bytes": series[:, 1].astype(np.int64)}))
+            series = np.asarray([(point + [None])[:3] for point in part["rss"]], dtype=float)  # older parts: no events
+            rss_frames.append(pd.DataFrame({**ids, "t_s": series[:, 0], "rss_bytes": series[:, 1].astype(np.int64),
+                                            "events": series[:, 2]}))
         latency_file = path.with_suffix(".latency.npy")
         if latency_file.exists():
             latencies = np.load(latency_file)
-            latency_frames.append(pd.DataFrame({**ids, "event": np.arange(len(latencies)), "latency_ms": latencies / 1e6}))
-    empty_rss = pd.DataFrame({"cell_id": [], "repetition": [], "t_s": [], "rss_bytes": []})
-    empty_latency = pd.DataFrame({"cell_id": [], "repetition": [], "event": [], "latency_ms": []})
+            per_pass = int(part["row"].get("events") or 0) or len(latencies)
+            frame = pd.DataFrame({**ids, "pass": np.arange(len(latencies)) // per_pass,
+                                  "event": np.arange(len(latencies)) % per_pass, "latency_ms": latencies / 1e6})
+            e2e_file = path.with_suffix(".e2e.npy")
+            if e2e_file.exists():
+                ends = np.load(e2e_file)
+                frame["e2e_ms"] = np.nan
+                frame.loc[: len(ends) - 1, "e2e_ms"] = ends / 1e6
+            latency_frames.append(frame)
+    empty_rss = pd.DataFrame({"cell_id": [], "repetition": [], "t_s": [], "rss_bytes": [], "events": []})
+    empty_latency = pd.DataFrame({"cell_id": [], "repetition": [], "pass": [], "event": [], "latency_ms": []})
     rss = pd.concat(rss_frames, ignore_index=True) if rss_frames else empty_rss
     latency = pd.concat(latency_frames, ignore_index=True) if latency_frames else empty_latency
     write_atomically(Path(run_dir) / RSS_PARQUET, _parquet_bytes(rss))
@@ -175,7 +188,7 @@ def load_results(run_dir: str | Path) -> pd.DataFrame:
 
 def load_rss(run_dir: str | Path) -> pd.DataFrame:
     return _read_table(run_dir, RSS_PARQUET) if (Path(run_dir) / RSS_PARQUET).exists() else pd.DataFrame(
-        columns=["cell_id", "repetition", "t_s", "rss_bytes"])
+        columns=["cell_id", "repetition", "t_s", "rss_bytes", "events"])
 
 
 def load_latencies(run_dir: str | Path, per_repetition: int | None = None) -> pd.DataFrame:
@@ -191,18 +204,27 @@ def load_latencies(run_dir: str | Path, per_repetition: int | None = None) -> pd
         return _read_table(run_dir, LATENCY_PARQUET)
     import pyarrow.parquet as pq
 
-    pieces: dict[tuple, list[np.ndarray]] = {}
-    for batch in pq.ParquetFile(path).iter_batches(batch_size=1 << 20, columns=["cell_id", "repetition", "latency_ms"]):
+    parquet = pq.ParquetFile(path)
+    measures = [name for name in ("latency_ms", "e2e_ms") if name in parquet.schema_arrow.names]
+    pieces: dict[tuple, dict[str, list[np.ndarray]]] = {}
+    for batch in parquet.iter_batches(batch_size=1 << 20, columns=["cell_id", "repetition", *measures]):
         frame = batch.to_pandas()
         for key, group in frame.groupby(["cell_id", "repetition"], sort=False):
-            pieces.setdefault(key, []).append(group["latency_ms"].to_numpy())
+            for name in measures:
+                pieces.setdefault(key, {}).setdefault(name, []).append(group[name].to_numpy())
     frames = []
     for (cell_id, repetition), arrays in pieces.items():
-        values = np.concatenate(arrays)
-        if len(values) > per_repetition:
-            values = np.quantile(values, np.linspace(0.0, 1.0, per_repetition))
-        frames.append(pd.DataFrame({"cell_id": cell_id, "repetition": repetition,
-                                    "event": np.arange(len(values)), "latency_ms": values}))
+        columns = {}
+        for name, chunks in arrays.items():
+            values = np.concatenate(chunks)
+            if name != "latency_ms":
+                values = values[~np.isnan(values)]
+            if len(values) > per_repetition:
+                values = np.quantile(values, np.linspace(0.0, 1.0, per_repetition))
+            columns[name] = values
+        length = max(len(values) for values in columns.values())
+        padded = {name: np.concatenate([values, np.full(length - len(values), np.nan)]) for name, values in columns.items()}
+        frames.append(pd.DataFrame({"cell_id": cell_id, "repetition": repetition, "event": np.arange(length), **padded}))
     if not frames:
         return pd.DataFrame(columns=["cell_id", "repetition", "event", "latency_ms"])
     return pd.concat(frames, ignore_index=True)

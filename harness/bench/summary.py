@@ -1,4 +1,10 @@
-"""Repetitions collapse to one row per cell (medians of the finished ones), with ratios to the baselines measured in the same run.
+"""Repetitions collapse to one row per cell (medians of the finished ones, with their interquartile range), with ratios to the baselines measured in the same run.
+
+Every measured column ``C`` gets ``C`` (the median over the cell's ``ok`` repetitions), ``C_q1`` and
+``C_q3`` (its first and third quartiles, linear interpolation, as numpy's default): a table prints
+the median with its IQR so a reader sees how far repetitions spread. Memory that tells engines
+apart is the growth over the baseline (``rss_growth_bytes`` = peak - baseline RSS, per repetition)
+and ``bytes_per_window_triple`` (that growth over the distinct triples in the window at the end).
 
 Ratios are of median wall times on the same stream, query, window and entailment, measured side
 by side in one run: ``x_scan`` (the cost of merely receiving the stream), ``x_oxigraph`` and
@@ -15,8 +21,13 @@ from harness.bench.matrix import KEY_COLUMNS
 
 WORKLOAD_COLUMNS = tuple(column for column in KEY_COLUMNS if column != "engine")
 RATIO_BASES = ("scan", "oxigraph", "reeval")
-MEDIAN_COLUMNS = ("wall_s", "cpu_s", "triples_per_s", "events_per_s", "latency_p50_ms", "latency_p95_ms",
-                  "latency_p99_ms", "latency_max_ms", "rss_base_bytes", "rss_peak_bytes", "answers", "sampler_share")
+MEDIAN_COLUMNS = ("wall_s", "cpu_s", "triples_per_s", "events_per_s", "steady_triples_per_s", "steady_events_per_s",
+                  "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "latency_max_ms", "rss_base_bytes",
+                  "rss_peak_bytes", "rss_growth_bytes", "bytes_per_window_triple", "answers", "sampler_share",
+                  "inner_passes", "e2e_p50_ms", "e2e_p99_ms", "max_wait_s", "rate_eps")
+SPREAD_COLUMNS = ("wall_s", "triples_per_s", "events_per_s", "steady_triples_per_s", "steady_events_per_s",
+                  "latency_p50_ms", "latency_p99_ms", "rss_growth_bytes", "bytes_per_window_triple", "e2e_p50_ms",
+                  "e2e_p99_ms")
 
 
 def _status(statuses: pd.Series) -> str:
@@ -29,6 +40,13 @@ def per_cell(cells: pd.DataFrame) -> pd.DataFrame:
     if cells.empty:
         return pd.DataFrame(columns=["cell_id", *KEY_COLUMNS, "repetitions", "ok", "status", "verdict", *MEDIAN_COLUMNS])
     frame = cells.copy()
+    for column in (*MEDIAN_COLUMNS, "window_triples"):
+        if column not in frame:
+            frame[column] = float("nan")
+    for column in ("rss_peak_bytes", "rss_base_bytes", "window_triples"):
+        frame[column] = pd.to_numeric(frame[column], errors="coerce")
+    frame["rss_growth_bytes"] = frame["rss_peak_bytes"] - frame["rss_base_bytes"]
+    frame["bytes_per_window_triple"] = frame["rss_growth_bytes"] / frame["window_triples"].where(frame["window_triples"] > 0)
     for column in MEDIAN_COLUMNS:
         frame[column] = pd.to_numeric(frame[column], errors="coerce")
     frame["ok_flag"] = frame["status"] == "ok"
@@ -38,14 +56,24 @@ def per_cell(cells: pd.DataFrame) -> pd.DataFrame:
         row = {"cell_id": cell_id, **{column: group[column].iloc[0] for column in KEY_COLUMNS}}
         row.update(repetitions=len(group), ok=len(ok), status=_status(group["status"]),
                    verdict=group["verdict"].iloc[0], error=next((e for e in group["error"] if isinstance(e, str) and e), ""))
-        for column in ("events", "triples"):
+        for column in ("events", "triples", "window_triples"):
             row[column] = pd.to_numeric(group[column], errors="coerce").max()
         for column in MEDIAN_COLUMNS:
-            row[column] = ok[column].median() if len(ok) else float("nan")
+            values = ok[column].dropna()
+            row[column] = values.median() if len(values) else float("nan")
+        for column in SPREAD_COLUMNS:
+            values = ok[column].dropna()
+            row[f"{column}_q1"] = values.quantile(0.25) if len(values) else float("nan")
+            row[f"{column}_q3"] = values.quantile(0.75) if len(values) else float("nan")
+        row["short"] = bool(any(value is True or value == 1 for value in ok["short"])) if "short" in ok else False
+        row["kept_up"] = _all_or_none(ok["kept_up"]) if "kept_up" in ok else None
         rows.append(row)
-    result = pd.DataFrame(rows)
-    result["rss_growth_bytes"] = result["rss_peak_bytes"] - result["rss_base_bytes"]
-    return add_ratios(result)
+    return add_ratios(pd.DataFrame(rows))
+
+
+def _all_or_none(values: pd.Series):
+    known = values.dropna()
+    return None if known.empty else bool(known.astype(bool).all())
 
 
 def _workload_key(frame: pd.DataFrame) -> pd.Series:
@@ -87,22 +115,34 @@ def window_range_ms(window: str) -> float:
     return float("nan")
 
 
+def _with_spread(summary: pd.DataFrame, column: str, scale: float = 1.0) -> list[str]:
+    """``median [q1–q3]`` per cell (the IQR over its finished repetitions), a dash where nothing finished."""
+    from harness.bench.tables import spread_text
+
+    return [spread_text(m / scale, q1 / scale, q3 / scale) for m, q1, q3 in
+            zip(summary[column], summary[f"{column}_q1"], summary[f"{column}_q3"])]
+
+
 def display_table(summary: pd.DataFrame) -> pd.DataFrame:
-    """The columns a reader wants, with units in the names, ratios beside the absolutes."""
+    """The columns a reader wants, with units in the names, each measure as median [IQR], ratios beside the absolutes."""
+    runs = summary["ok"].astype(str) + "/" + summary["repetitions"].astype(str)
+    short = summary["short"].map(lambda value: value is True or value == 1) if "short" in summary else \
+        pd.Series(False, index=summary.index)
     table = pd.DataFrame({
         "engine": summary["engine"],
         "dataset": summary["dataset"],
         "query": summary["query"],
         "window": summary["window"],
         "events": summary["events"],
-        "runs ok": summary["ok"].astype(str) + "/" + summary["repetitions"].astype(str),
+        "runs ok": runs.where(~short, runs + " short"),
         "status": summary["status"],
         "verdict": summary["verdict"],
-        "wall s": summary["wall_s"],
-        "triples/s": summary["triples_per_s"],
-        "p50 ms": summary["latency_p50_ms"],
-        "p99 ms": summary["latency_p99_ms"],
-        "peak RSS MiB": summary["rss_peak_bytes"] / 2**20,
+        "wall s": _with_spread(summary, "wall_s"),
+        "triples/s": _with_spread(summary, "triples_per_s"),
+        "steady triples/s": _with_spread(summary, "steady_triples_per_s"),
+        "p99 ms": _with_spread(summary, "latency_p99_ms"),
+        "RSS growth MiB": _with_spread(summary, "rss_growth_bytes", 2**20),
+        "B/window triple": _with_spread(summary, "bytes_per_window_triple"),
         "×scan": summary["x_scan"],
         "×oxigraph": summary["x_oxigraph"],
         "×reeval": summary["x_reeval"],
@@ -110,4 +150,9 @@ def display_table(summary: pd.DataFrame) -> pd.DataFrame:
     if summary["x_variant"].notna().any():
         table["variant of"] = summary["variant_of"].fillna("")
         table["×variant"] = summary["x_variant"]
+    if "e2e_p99_ms" in summary and summary["e2e_p99_ms"].notna().any():
+        table["end-to-end p99 ms"] = _with_spread(summary, "e2e_p99_ms")
+        table["kept up"] = summary["kept_up"].map(lambda v: "–" if v is None or v != v else ("yes" if v else "no"))
+    table.attrs["numeric"] = ("wall s", "triples/s", "steady triples/s", "p99 ms", "RSS growth MiB", "B/window triple",
+                              "end-to-end p99 ms")
     return table

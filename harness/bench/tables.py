@@ -27,6 +27,20 @@ def format_value(value) -> str:
     return str(value)
 
 
+def spread_text(median, q1, q3) -> str:
+    """``median [q1–q3]``: the median with the interquartile range of the repetitions, a dash when unmeasured."""
+    if median is None or median != median:
+        return "–"
+    if q1 is None or q3 is None or q1 != q1 or q3 != q3:
+        return format_value(float(median))
+    return f"{format_value(float(median))} [{format_value(float(q1))}–{format_value(float(q3))}]"
+
+
+def _right_aligned(frame: pd.DataFrame) -> list[bool]:
+    numeric = set(frame.attrs.get("numeric", ()))
+    return [pd.api.types.is_numeric_dtype(frame[column]) or column in numeric for column in frame.columns]
+
+
 def _cells(frame: pd.DataFrame) -> list[list[str]]:
     return [[format_value(value.item() if hasattr(value, "item") else value) for value in row]
             for row in frame.itertuples(index=False)]
@@ -34,7 +48,7 @@ def _cells(frame: pd.DataFrame) -> list[list[str]]:
 
 def to_markdown(frame: pd.DataFrame) -> str:
     header = [str(column) for column in frame.columns]
-    numeric = [pd.api.types.is_numeric_dtype(frame[column]) for column in frame.columns]
+    numeric = _right_aligned(frame)
     lines = ["| " + " | ".join(header) + " |",
              "|" + "|".join("---:" if is_number else "---" for is_number in numeric) + "|"]
     for row in _cells(frame):
@@ -49,7 +63,7 @@ def latex_escape(text: str) -> str:
 
 def to_latex(frame: pd.DataFrame, *, caption: str, label: str) -> str:
     """A booktabs table environment, ready for \\input in a paper (needs \\usepackage{booktabs})."""
-    numeric = [pd.api.types.is_numeric_dtype(frame[column]) for column in frame.columns]
+    numeric = _right_aligned(frame)
     spec = "".join("r" if is_number else "l" for is_number in numeric)
     lines = [r"\begin{table}[t]", r"\centering", r"\small", rf"\caption{{{latex_escape(caption)}}}",
              rf"\label{{{label}}}", rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
@@ -69,7 +83,7 @@ def to_text(frame: pd.DataFrame) -> str:
     header = [str(column) for column in frame.columns]
     rows = _cells(frame)
     widths = [max(len(line[i]) for line in [header, *rows]) for i in range(len(header))]
-    numeric = [pd.api.types.is_numeric_dtype(frame[column]) for column in frame.columns]
+    numeric = _right_aligned(frame)
 
     def line(cells) -> str:
         return "  ".join(cell.rjust(width) if is_number else cell.ljust(width)

@@ -37,6 +37,12 @@ def add_parser(subparsers) -> None:
     knobs = parser.add_argument_group("measurement (override the file)")
     knobs.add_argument("--repetitions", type=int, help=f"timed repetitions per cell (default {DEFAULTS.repetitions})")
     knobs.add_argument("--warmup", type=int, help=f"untimed passes before the timed one (default {DEFAULTS.warmup})")
+    knobs.add_argument("--min-time", type=float, dest="min_time_s", help="repeat a cell's pass in its process until the "
+                       f"timed loop lasts this many seconds (default {DEFAULTS.min_time_s:g}; 0: one pass)")
+    knobs.add_argument("--rate", type=float, metavar="EVENTS_PER_S", help="feed events at their arrival times, scaled to "
+                       "this many events per second, and record end-to-end latency and whether the engine kept up")
+    knobs.add_argument("--rate-lag", type=float, dest="rate_lag_s", help="with --rate: the engine kept up if no event "
+                       f"waited longer than this many seconds (default {DEFAULTS.rate_lag_s:g})")
     knobs.add_argument("--timeout", type=float, dest="timeout_s", help=f"seconds per cell (default {DEFAULTS.timeout_s:g})")
     knobs.add_argument("--memory-mb", type=int, help=f"RSS cap per cell in MiB (default {DEFAULTS.memory_mb})")
     knobs.add_argument("--rss-hz", type=float, help=f"RSS samples per second, >= 10, or 0 (default {DEFAULTS.rss_hz:g})")
@@ -69,7 +75,8 @@ def resolve(args: argparse.Namespace):
     name = args.name or (args.config.stem if args.config and config.name == DEFAULTS.name else None)
     flags = {
         "name": name, "engines": tuple(args.engine) if args.engine else None, "repetitions": args.repetitions,
-        "warmup": args.warmup, "timeout_s": args.timeout_s, "memory_mb": args.memory_mb, "rss_hz": args.rss_hz,
+        "warmup": args.warmup, "min_time_s": args.min_time_s, "rate": args.rate, "rate_lag_s": args.rate_lag_s,
+        "timeout_s": args.timeout_s, "memory_mb": args.memory_mb, "rss_hz": args.rss_hz,
         "verify": args.verify, "verify_every": args.verify_every, "runner": args.runner, "parallel": args.parallel,
         "spark_master": args.spark_master,
     }

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
+from common.errors import ConfigError
 from engines.model.query import load_query
 from engines.model.windows import WINDOW_FORMS, parse_window
+from harness.query_files import check_query_file
 
 
 def add_query_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,6 +20,7 @@ def add_query_arguments(parser: argparse.ArgumentParser) -> None:
                         "(default: the query's RSP-QL window clause)")
     parser.add_argument("--entailment", choices=("none", "rdfs"),
                         help="entailment regime (default: the query's '# entailment:' comment, else none)")
+    parser.add_argument("--max-events", type=int, metavar="N", help="use only the first N events of the stream")
 
 
 def load_inputs(args: argparse.Namespace):
@@ -24,8 +28,14 @@ def load_inputs(args: argparse.Namespace):
     from harness.streams import check_window, read_stream
 
     window = parse_window(args.window) if args.window else None
+    check_query_file(args.query)
     query = load_query(args.query, window=window, entailment=args.entailment)
     stream = read_stream(args.stream)
+    limit = getattr(args, "max_events", None)
+    if limit is not None:
+        if limit < 1:
+            raise ConfigError(f"--max-events must be at least 1, got {limit}")
+        stream = dataclasses.replace(stream, events=stream.events[:limit])
     check_window(stream, query.window)
     return query, stream
 

@@ -1,10 +1,10 @@
-"""``cgpm engines``: every registered engine and its capabilities, as a table or as JSON."""
+"""``cgpm engines``: every registered engine and its capabilities, as a table or as JSON; external engines say where they come from."""
 
 from __future__ import annotations
 
 import json
 
-from engines.registry import get_engine, known_engines
+from engines.registry import all_engine_names, get_engine
 
 
 def add_parser(subparsers) -> None:
@@ -15,9 +15,14 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     rows = []
-    for name in known_engines():
+    for name in all_engine_names():
         engine_cls = get_engine(name)
-        rows.append({"name": name, "capabilities": engine_cls.capabilities.as_json()})
+        row = {"name": name, "capabilities": engine_cls.capabilities.as_json()}
+        descriptor = getattr(engine_cls, "descriptor", None)
+        if descriptor is not None:
+            row["external"] = {"descriptor": str(descriptor.path), "command": list(descriptor.command),
+                               "unavailable": descriptor.unavailable()}
+        rows.append(row)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
@@ -29,5 +34,12 @@ def run(args) -> int:
             f"entailment={','.join(caps['entailment']):<9} static={str(caps['static']).lower():<5} "
             f"filters={str(caps['filters']).lower():<5} output={caps['output']}"
             + ("" if caps["matches"] else "  (cost floor: computes no answers)")
+            + (_external_note(row["external"]) if "external" in row else "")
         )
     return 0
+
+
+def _external_note(external: dict) -> str:
+    if external["unavailable"]:
+        return f"  (external, unavailable: {external['unavailable']})"
+    return f"  (external: {external['descriptor']})"

@@ -1,4 +1,10 @@
-"""``cgpm run``: feed one engine a stream and report its answers, optionally as a JSON Lines trace of every delta."""
+"""``cgpm run``: feed one engine a stream and report its answers, optionally as a JSON Lines trace of every delta.
+
+What it shows is projected onto SELECT's variables (``harness.projection``): the trace's ``vars``
+are SELECT's, its rows the change of the projected answers (a row once per full mapping that
+projects onto it, once in all with SELECT DISTINCT), and ``answers`` counts projected answers;
+``full_mappings`` counts the engine's full mappings, which verification compares.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +17,14 @@ from pathlib import Path
 
 from common.errors import ConfigError
 from harness.commands.common import add_query_arguments, load_inputs, progress_bar
-from harness.engines_setup import build_engine
+from harness.engines_setup import build_engine, close_engine, engine_deltas
+from harness.projection import Projection
+from harness.streams.atomic import current_umask
 
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("run", help="run one engine over a stream")
-    parser.add_argument("--engine", required=True, help="engine name (see cgpm engines)")
+    parser.add_argument("--engine", required=True, help="engine: a name (see cgpm engines), package.module:Class, or an external engine's .toml descriptor")
     add_query_arguments(parser)
     parser.add_argument("--trace", type=Path, help="write every event's added/removed answers as JSON Lines")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -29,27 +37,31 @@ def _trace_target(path: Path):
     if not path.parent.exists():
         raise ConfigError(f"--trace {path}: directory {path.parent} does not exist")
     handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=f".{path.name}.", delete=False)
+    os.chmod(handle.name, 0o666 & ~current_umask())  # a temporary file is private; the trace is an ordinary file
     return handle
 
 
 def run(args: argparse.Namespace) -> int:
     query, stream = load_inputs(args)
     engine = build_engine(args.engine, query, stream)
-    trace = _trace_target(args.trace) if args.trace else None
+    name = engine.name
+    trace = None
+    projection = Projection(query)
     added_total = removed_total = 0
     try:
+        trace = _trace_target(args.trace) if args.trace else None
         if trace:
-            trace.write(json.dumps({"vars": [v.lstrip("?") for v in query.variables]}) + "\n")
-        bar = progress_bar(len(stream.events), f"{args.engine}")
+            trace.write(json.dumps({"vars": projection.names}) + "\n")
+        bar = progress_bar(len(stream.events), name)
         started = time.perf_counter()
-        for event in stream.events:
-            delta = engine.push(event)
+        for event, delta in zip(stream.events, engine_deltas(engine, stream.events)):
             added_total += len(delta.added)
             removed_total += len(delta.removed)
             if trace:
+                added, removed = projection.delta(delta)
                 trace.write(json.dumps({
                     "i": event.index, "ts": event.ts,
-                    "added": [list(m) for m in delta.added], "removed": [list(m) for m in delta.removed],
+                    "added": [list(m) for m in added], "removed": [list(m) for m in removed],
                 }, ensure_ascii=False) + "\n")
             bar.update(1)
         wall = time.perf_counter() - started
@@ -58,19 +70,23 @@ def run(args: argparse.Namespace) -> int:
             trace.close()
             os.replace(trace.name, args.trace)
             trace = None
+        held = engine.answers()
+        answers, full_mappings, stats = sum(projection.answers(held).values()), sum(held.values()), engine.stats()
     finally:
+        close_engine(engine)
         if trace:
             trace.close()
             os.unlink(trace.name)
     summary = {
-        "engine": args.engine, "query": query.name, "window": query.window.spec(), "entailment": query.entailment,
-        "events": len(stream.events), "triples": stream.triple_count, "answers": sum(engine.answers().values()),
-        "added": added_total, "removed": removed_total, "wall_s": round(wall, 6), "stats": engine.stats(),
+        "engine": name, "query": query.name, "window": query.window.spec(), "entailment": query.entailment,
+        "events": len(stream.events), "triples": stream.triple_count, "answers": answers,
+        "full_mappings": full_mappings, "variables": projection.names,
+        "added": added_total, "removed": removed_total, "wall_s": round(wall, 6), "stats": stats,
     }
     if args.json:
         print(json.dumps(summary))
     else:
-        print(f"{args.engine} on {query.name} [{query.window.spec()}]: {summary['events']} events, "
+        print(f"{name} on {query.name} [{query.window.spec()}]: {summary['events']} events, "
               f"{summary['triples']} triples, {summary['answers']} answers at the end "
               f"(+{added_total} / -{removed_total} over the stream) in {wall:.3f}s")
     return 0

@@ -84,7 +84,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"{args.stream}: {stats['triples']:,} distinct triples, {stats['rows']:,} rows, {stats['events']:,} events")
     print(f"sha256 {stats['sha256']}")
-    for title, counts in (("predicates", stats["predicates"]), ("classes", stats["classes"])):
+    for title, counts in (("predicates (distinct inserted triples each; cgpm stream info also counts update rows)",
+                           stats["predicates"]),
+                          ("classes (distinct instances: distinct rdf:type triples each)", stats["classes"])):
         print(f"{title}:")
         for name, count in sorted(counts.items(), key=lambda item: -item[1]):
             print(f"  {count:>12,}  {name}")

@@ -103,7 +103,9 @@ def run_info(args: argparse.Namespace) -> int:
     print(f"updates     {summary['updates']} ({summary['inserts']} inserts, {summary['deletes']} deletes; {summary['distinct_triples']} distinct triples)")
     print(f"time span   {span}")
     print(f"static      {summary['static_triples']} triples; schema {summary['schema_triples']} triples")
-    print(f"predicates  {summary['distinct_predicates']} distinct")
+    print(f"predicates  {summary['distinct_predicates']} distinct; per predicate, update rows (every insert and delete, "
+          "repeats included) and distinct triples (as cgpm stats counts them):")
+    print(f"  {'updates':>9}  {'triples':>9}  predicate")
     for predicate, count in summary["predicates"].items():
-        print(f"  {count:>9}  {predicate}")
+        print(f"  {count:>9}  {summary['predicate_triples'].get(predicate, 0):>9}  {predicate}")
     return 0

@@ -14,7 +14,7 @@ from harness.verify import verify
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("verify", help="check an engine against the oracle at every instant")
-    parser.add_argument("--engine", required=True, help="engine name (see cgpm engines)")
+    parser.add_argument("--engine", required=True, help="engine: a name (see cgpm engines), package.module:Class, or an external engine's .toml descriptor")
     add_query_arguments(parser)
     parser.add_argument("--every", type=int, default=1, metavar="K",
                         help="check every K-th instant plus every instant where the window drops events (default 1)")

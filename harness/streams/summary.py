@@ -1,4 +1,9 @@
-"""What ``cgpm stream info`` reports: counts, time span and predicates of a stream, computed in one pass."""
+"""What ``cgpm stream info`` reports: counts, time span and predicates of a stream, computed in one pass.
+
+Per predicate it counts two things and names both: ``predicates`` counts update rows (every insert
+and every delete, a repeated triple each time), ``predicate_triples`` the distinct triples (what
+``cgpm stats`` counts, over inserts only there).
+"""
 
 from __future__ import annotations
 
@@ -33,6 +38,8 @@ def stream_summary(stream: Stream) -> dict:
         "max_event_size": max((len(event.updates) for event in stream.events), default=0),
         "distinct_predicates": len(predicates),
         "predicates": dict(sorted(predicates.items(), key=lambda item: (-item[1], item[0]))),
+        "predicate_triples": dict(sorted(Counter(triple[1] for triple in triples).items(),
+                                         key=lambda item: (-item[1], item[0]))),
         "static_triples": len(stream.static),
         "schema_triples": len(stream.schema),
         "provenance": stream.provenance,

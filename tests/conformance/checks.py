@@ -130,4 +130,15 @@ CHECKS = [
     Check("blank-nodes", [
         (0, ["+ _:n1 :p :a", "+ _:n1 :q _:n2"]), (1, ["+ :b :p :a", "+ :b :q _:n2"]),
     ], "SELECT ?x WHERE { ?x :p :a ; :q [] }", "sliding:5:5"),
+    # event windows, the one kind every engine takes (rsp-js too): FILTER over static and stream terms, literals, blank nodes
+    Check("event-window-filter-static", [
+        (0, ["+ :a :knows :s1"]), (1, ['+ :b :age "25"^^xsd:integer', "+ :b :knows :a"]),
+        (1, ['+ :c :age "30.0"^^xsd:decimal', "+ :c :knows :a"]), (2, []), (3, ["+ :a :knows :s1", "+ :a :knows :a"]),
+    ], "SELECT * WHERE { ?x :knows ?y . ?y :age ?ay . ?x :age ?ax FILTER(?ax >= ?ay) }", "event",
+        static=(':a :age "30"^^xsd:integer', ':s1 :age "7"^^xsd:integer')),
+    Check("event-window-literals-and-blank-nodes", [
+        (0, ['+ _:n1 :name "x"@EN', "+ _:n1 :p _:n1", '+ :b :name "x"']),
+        (1, ['+ :c :name "x"^^xsd:string', "+ :c :p :c", "+ :d :p :c", '+ :d :name "y"@en-GB']),
+        (2, ['+ :d :p :d', '+ :d :name "y"@en-GB', '+ :d :name "7"^^xsd:integer']),
+    ], "SELECT * WHERE { ?s :p ?s . ?s :name ?n }", "event"),
 ]

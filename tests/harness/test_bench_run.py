@@ -24,7 +24,7 @@ WINDOWS = ["sliding:5s:1s", "sliding:10s:1s"]
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory) -> Path:
     config = config_from_table({
-        "name": "tiny", "engines": ["scan", "reeval"], "repetitions": 2, "runner": "process", "verify": True,
+        "name": "tiny", "engines": ["scan", "reeval"], "repetitions": 2, "min_time_s": 0, "runner": "process", "verify": True,
         "workloads": [{"stream": str(EXAMPLE), "queries": [str(EXAMPLE / "queries" / "chain.rq")], "windows": WINDOWS}],
     })
     return run_bench(config, tmp_path_factory.mktemp("runs") / "tiny", show_progress=False)
@@ -91,9 +91,11 @@ def test_report_is_made_from_the_stored_results_alone(tiny_run, tmp_path, monkey
     monkeypatch.setattr(cell, "run_task", lambda task: pytest.fail("the report ran an engine"))
     assert main(["report", str(copy)]) == 0
     report = copy / "report"
-    for name in ("summary.md", "summary.tex", "summary.csv", "cells.csv"):
+    for name in ("summary.md", "summary.tex", "summary.csv", "cells.csv", "tables.md", "README.md",
+                 "tables/throughput.tex", "tables/memory_growth.tex"):
         assert (report / name).is_file(), name
-    for figure in ("throughput_vs_window", "break_even", "latency_cdf", "rss_over_time", "rss_vs_window"):
+    for figure in ("throughput_vs_window", "steady_throughput_vs_window", "break_even", "latency_cdf", "rss_vs_events",
+                   "rss_vs_window"):
         assert (report / f"{figure}.png").is_file() and (report / f"{figure}.pdf").is_file(), figure
     summary = pd.read_csv(report / "summary.csv")
     assert set(summary.loc[summary["engine"] == "reeval", "wall_s"]) == {1000.0}
@@ -137,7 +139,7 @@ def test_a_rerun_skips_finished_cells(tiny_run, tmp_path):
 def test_a_different_configuration_does_not_resume_into_the_run(tiny_run):
     from common.errors import ConfigError
 
-    config = config_from_table({"engines": ["scan"], "repetitions": 3, "runner": "process", "workloads": [
+    config = config_from_table({"engines": ["scan"], "repetitions": 3, "min_time_s": 0, "runner": "process", "workloads": [
         {"stream": str(EXAMPLE), "queries": [str(EXAMPLE / "queries" / "chain.rq")]}]})
     with pytest.raises(ConfigError, match="different configuration"):
         run_bench(config, tiny_run, show_progress=False)
@@ -153,3 +155,27 @@ def test_figure_panels_keep_workloads_apart_but_not_scales():
     assert list(with_panels(frame)["panel"]) == ["L1 · triples:1", "L1 · triples:20", "L1 · triples:1"]
     one_shape = frame[frame["event_shape"] == "triples:1"]
     assert list(with_panels(one_shape)["panel"]) == ["L1", "L1"]
+
+
+def test_cells_carry_steady_state_memory_and_passes(tiny_run):
+    frame = store.load_results(tiny_run)
+    assert (frame["inner_passes"] == 1).all() and (frame["window_triples"] > 0).all()
+    assert (frame["steady_triples_per_s"] > 0).all() and (frame["steady_events"] < frame["events"]).all()
+    rss = store.load_rss(tiny_run)
+    assert rss.groupby(["cell_id", "repetition"])["events"].max().eq(41).all()  # the end of the first pass
+
+
+def test_a_run_is_published_with_its_readme_and_retabled(tiny_run, tmp_path):
+    folder = tmp_path / "published"
+    assert main(["report", str(tiny_run), "--out", str(tmp_path / "report"), "--publish", str(folder)]) == 0
+    readme = (folder / "README.md").read_text()
+    assert "cgpm bench" in readme or "(not recorded)" in readme
+    assert "commit" in readme and "logical CPUs" in readme and "took" in readme
+    for name in ("run.json", "summary.csv", "summary.tex", "paper-tables.md", "tables/throughput.tex",
+                 "throughput_vs_window.png"):
+        assert (folder / name).is_file(), name
+    assert not (folder / "parts").exists() and not (folder / "latency.parquet").exists()
+    (folder / "summary.tex").unlink()
+    assert main(["report", str(folder), "--retable"]) == 0
+    tex = (folder / "summary.tex").read_text()
+    assert r"\toprule" in tex and "[" in tex  # the published summary keeps the IQR

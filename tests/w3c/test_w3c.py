@@ -21,6 +21,7 @@ if not W3C_DIR.is_dir():
     pytest.skip(f"W3C SPARQL tests not found at {W3C_DIR} (expected shared/ beside the repository)", allow_module_level=True)
 
 from engines.model.stream import INSERT, Event, Stream, Update, Window  # noqa: E402
+from engines.registry import get_engine  # noqa: E402
 from harness.engines_setup import build_engine  # noqa: E402
 from oracles import oxigraph_oracle, plain_oracle, rdflib_oracle  # noqa: E402
 
@@ -30,7 +31,8 @@ def _engine_evaluator(name: str):
 
     def evaluate(query, triples):
         stream = Stream((Event(0, 0, tuple(Update(INSERT, *t) for t in triples)),))
-        window = Window("event") if name.startswith("spectra") else Window("unbounded")
+        windows = get_engine(name).capabilities.windows
+        window = Window("unbounded") if "unbounded" in windows else Window("event")
         engine = build_engine(name, query.with_window(window), stream)
         engine.push(stream.events[0])
         return frozenset(engine.answers())
@@ -45,6 +47,11 @@ EVALUATORS = {
     # the engines' shared term and FILTER code, through the exact baseline and the paper engines
     "reeval": _engine_evaluator("reeval"),
     "spectra": _engine_evaluator("spectra"),
+    "tpjoin-event": _engine_evaluator("tpjoin-event"),
+    "tpjoin-event-nopart": _engine_evaluator("tpjoin-event-nopart"),
+    "tpjoin-lazy": _engine_evaluator("tpjoin-lazy"),
+    "tpjoin-eager": _engine_evaluator("tpjoin-eager"),
+    "sparkwave": _engine_evaluator("sparkwave"),
 }
 
 HERE = Path(__file__).parent

@@ -1,0 +1,78 @@
+"""Issue 11's figures from stored runs of the benchmarks/configs/tpjoin-*.toml configs: every number is read from a run.
+
+For each cell group (dataset, scale, event shape, query, window, max_events) it prints, in Markdown, each engine's
+median throughput over its repetitions (events/s and triples/s) and the ratio of wall times of a pair of engines
+measured side by side in the run: the median of the per-round ratios (repetition k of one engine against
+repetition k of the other: the rounds interleave every cell, so a round shares the machine's load) with its IQR.
+A cell that timed out is shown as `timeout`; a ratio against it is a lower bound (">="): its time-out over the
+events it processed (the run's first, cheapest ones) against the other engine's wall time per event.
+
+    python benchmarks/tpjoin_ratios.py RUN BASE_ENGINE OTHER_ENGINE [OTHER_ENGINE ...]
+    e.g. python benchmarks/tpjoin_ratios.py results/runs/tpjoin-partition tpjoin-event tpjoin-event-nopart scan
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from harness.bench import load_results  # noqa: E402
+
+GROUP = ["dataset", "scale", "event_shape", "query", "window", "max_events"]
+
+
+def _ratio(base: pd.DataFrame, other: pd.DataFrame, timeout_s: float) -> str:
+    """Median and IQR of other/base wall times over rounds; '>= x' when ``other`` timed out."""
+    if base.empty or other.empty or (base.status != "ok").any():
+        return "n/a"
+    if (other.status == "timeout").any():
+        # per-event cost: the timed-out engine spent timeout_s on the events it got through, which are the run's
+        # first (its window still filling, the cheap part), so its cost per event over the whole run is at least that
+        fed = other.events_fed.max() if "events_fed" in other and other.events_fed.notna().any() else 0
+        base_per_event = base.wall_s.median() / base.events.median()
+        if fed:
+            return f">= {timeout_s / fed / base_per_event:.1f} (timeout after {int(fed):,} events)"
+        return f">= {timeout_s / base.wall_s.median():.1f} (timeout)"
+    if (other.status != "ok").any():
+        return other.status.iloc[0]
+    paired = pd.merge(base[["repetition", "wall_s"]], other[["repetition", "wall_s"]], on="repetition")
+    ratios = paired.wall_s_y / paired.wall_s_x
+    q1, median, q3 = np.percentile(ratios, [25, 50, 75])
+    return f"{median:.2f} [{q1:.2f}-{q3:.2f}] (n={len(ratios)})"
+
+
+def main(run: str, base_engine: str, others: list[str]) -> None:
+    cells = load_results(run)
+    import json
+
+    timeout_s = json.loads((Path(run) / "run.json").read_text())["config"].get("timeout_s", 600.0)
+    engines = [base_engine, *others]
+    header = ["query", "window", "events", "shape"] + [f"{e} ev/s" for e in engines] + [f"{o} / {base_engine} (wall)" for o in others]
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for key, group in cells.groupby(GROUP, dropna=False, sort=True):
+        _, _, shape, query, window, max_events = key
+        row = [query, window, f"{int(max_events):,}" if max_events else "all", shape]
+        for engine in engines:
+            mine = group[group.engine == engine]
+            if mine.empty:
+                row.append("-")
+            elif (mine.status == "ok").all():
+                row.append(f"{mine.events_per_s.median():,.0f} ({mine.triples_per_s.median():,.0f} t/s)")
+            else:
+                row.append(str(mine.status.iloc[0]))
+        base = group[group.engine == base_engine]
+        for other in others:
+            row.append(_ratio(base, group[group.engine == other], timeout_s))
+        print("| " + " | ".join(row) + " |")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    main(sys.argv[1], sys.argv[2], sys.argv[3:])

@@ -1,0 +1,217 @@
+"""The Sparkwave engine keeps its production's mappings equal to M(τ) after every event, and reports their change.
+
+One event, in the engine's one thread (section 3.7):
+
+1. ε-network: every update's triple is closed under the schema (``EpsilonNetwork.closure``).
+2. Windows (sliding, tumbling, event): each closed triple already in working memory is re-stamped
+   with the event's stamp (a derived triple carries its source's stamp; a triple's stamp is its
+   latest source's, so it leaves with the last of them). Only then are the new ones inserted into
+   the α-memories they pass, right-activating their join nodes: re-stamping first means no join
+   of this event can miss a triple that this event brings back.
+3. Collection (Algorithm 1): the triples whose stamp is before the window's start at this instant
+   leave every α-memory, with the tokens built on them; the complete matches among those tokens
+   are the removed matches. The queue of stamps is in time order (stamps only grow), so collection
+   touches only what leaves.
+4. Unbounded windows: updates apply in order; a triple's support counts its present sources (the
+   static triples and the distinct streamed triples deriving it), and a delete that drops it to
+   zero retracts the triple (Rete retraction). An insert of a present triple, or a delete of an
+   absent one, changes nothing (sets, DESIGN.md section 2).
+5. The production counts complete matches per mapping; the event's delta is the mappings whose
+   count went from zero to positive or back, netted over the event.
+
+The event window is a sliding window over event indexes: the clock is the event's index and the
+window starts at it. Static triples go through the ε-network at construction, stamp None: never
+collected and never in a token's interval; their answers are first reported at the first event.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Iterable
+from typing import ClassVar
+
+from common.errors import EngineError, StreamError
+from engines.model.stream import DELETE, NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
+from engines.protocol import Capabilities, check_supported
+from engines.rdfs import RDF_TYPE
+from engines.sparkwave.alpha import WME
+from engines.sparkwave.beta import delete_token
+from engines.sparkwave.epsilon import EpsilonNetwork
+from engines.sparkwave.network import ReteNetwork
+
+SPARKWAVE_CAPABILITIES = Capabilities(
+    windows=frozenset({"sliding", "event", "unbounded"}),
+    deletions=True,
+    entailment=frozenset({"none", "rdfs"}),
+    static=True,
+    filters=True,
+    output="delta",
+)
+
+
+class SparkwaveEngine:
+    """Sparkwave: an ε-network for RDFS and OWL inverse/symmetric entailment in front of a Rete network with time windows."""
+
+    name: ClassVar[str] = "sparkwave"
+    capabilities: ClassVar[Capabilities] = SPARKWAVE_CAPABILITIES
+
+    def __init__(
+        self, query: ContinuousQuery, *, static: Iterable[Triple] = (), schema: Iterable[Triple] = (), **options
+    ) -> None:
+        if options:
+            raise EngineError(f"engine 'sparkwave' takes no options, got {', '.join(sorted(options))}")
+        check_supported(type(self), query)
+        self.query = query
+        self.window = query.window
+        self.rete = ReteNetwork()
+        self.production = self.rete.add_production(query.patterns, query.filters, query.variables)
+        # without entailment the ε-network has no node, and every triple enters at the α root
+        self.epsilon = EpsilonNetwork(schema if query.entailment == "rdfs" else (), query.patterns)
+        for node in self.epsilon.nodes():
+            is_class = node.kind == "C"
+            node.alpha = None if node.term == RDF_TYPE and not is_class else (
+                self.rete.alpha.wired(RDF_TYPE, node.term) if is_class else self.rete.alpha.wired(node.term)
+            )
+        self.wmes: dict[Triple, WME] = {}
+        self.expiry: deque[tuple[int, WME]] = deque()
+        self.present: set[Triple] = set()  # unbounded: the streamed triples in D(τ)
+        self.reported: set[Mapping] = set()
+        self._last_ts: int | None = None
+        self._first = True
+        for triple in set(static):
+            for closed, node in self.epsilon.closure(triple):
+                self._support(closed, node, None)
+
+    # ------------------------------------------------------------------ working memory
+
+    def _memories(self, triple: Triple, node) -> list:
+        candidates = node.alpha if node is not None and node.alpha is not None else self.rete.alpha.candidates(triple)
+        return [memory for memory in candidates if memory.passes(triple)]
+
+    def _insert(self, triple: Triple, node, stamp: int | None) -> WME | None:
+        """A new WME into the α-memories it passes, joins run deepest node first; None if it passes none."""
+        memories = self._memories(triple, node)
+        if not memories:
+            return None
+        wme = self.wmes[triple] = WME(triple, stamp)
+        for memory in memories:
+            memory.add(wme)
+        for memory in memories:
+            for join in memory.successors:
+                join.right_activate(wme)
+        return wme
+
+    def _retract(self, wme: WME) -> None:
+        wme.alive = False
+        del self.wmes[wme.triple]
+        for memory in wme.memories:
+            memory.remove(wme)
+        for token in list(wme.tokens):
+            delete_token(token)
+
+    def _support(self, triple: Triple, node, stamp: int | None) -> None:
+        wme = self.wmes.get(triple)
+        if wme is None:
+            wme = self._insert(triple, node, stamp)
+            if wme is None:
+                return
+        wme.support += 1
+
+    def _unsupport(self, triple: Triple) -> None:
+        wme = self.wmes.get(triple)
+        if wme is None:
+            return  # it passes no α test: nothing holds it
+        wme.support -= 1
+        if not wme.support:
+            self._retract(wme)
+
+    # ------------------------------------------------------------------ events
+
+    def push(self, event: Event) -> Delta:
+        if self._last_ts is not None and event.ts < self._last_ts:
+            raise StreamError(f"event {event.index}: timestamp {event.ts} is before the previous {self._last_ts}")
+        self._last_ts = event.ts
+        if self.window.kind == "unbounded":
+            self._apply_updates(event)
+        else:
+            if any(update.op == DELETE for update in event.updates):
+                raise StreamError(
+                    f"event {event.index}: deletions are allowed with unbounded windows only, not {self.window.kind}"
+                )
+            now = event.index if self.window.kind == "event" else event.ts
+            start = now if self.window.kind == "event" else self.window.start(now)
+            self.rete.clock.window_start = start
+            self._arrive(event, now)
+            self._collect(start)
+        return self._delta()
+
+    def _arrive(self, event: Event, now: int) -> None:
+        fresh: dict[Triple, object] = {}
+        wmes, expiry = self.wmes, self.expiry
+        for update in event.updates:
+            for triple, node in self.epsilon.closure(update.triple):
+                wme = wmes.get(triple)
+                if wme is None:
+                    fresh.setdefault(triple, node)
+                elif wme.stamp is not None and wme.stamp < now:
+                    wme.stamp = now
+                    expiry.append((now, wme))
+        for triple, node in fresh.items():
+            wme = self._insert(triple, node, now)
+            if wme is not None:
+                expiry.append((now, wme))
+
+    def _collect(self, start: int) -> None:
+        """Algorithm 1: every triple stamped before the window's start leaves, with its tokens."""
+        expiry = self.expiry
+        while expiry and expiry[0][0] < start:
+            stamp, wme = expiry.popleft()
+            if wme.alive and wme.stamp == stamp:
+                self._retract(wme)
+
+    def _apply_updates(self, event: Event) -> None:
+        present = self.present
+        for update in event.updates:
+            triple = update.triple
+            if update.op == DELETE:
+                if triple in present:
+                    present.discard(triple)
+                    for closed, _ in self.epsilon.closure(triple):
+                        self._unsupport(closed)
+            elif triple not in present:
+                present.add(triple)
+                for closed, node in self.epsilon.closure(triple):
+                    self._support(closed, node, event.ts)
+
+    def _delta(self) -> Delta:
+        production = self.production
+        counts, reported = production.counts, self.reported
+        if self._first:
+            self._first = False  # before the first event nothing was reported: static answers appear now
+            production.touched.update({m: 0 for m in counts if m not in production.touched})
+        if not production.touched:
+            return NO_CHANGE
+        added, removed = [], []
+        for mapping in production.touched:
+            if mapping in counts:
+                if mapping not in reported:
+                    reported.add(mapping)
+                    added.append(mapping)
+            elif mapping in reported:
+                reported.discard(mapping)
+                removed.append(mapping)
+        production.touched.clear()
+        return Delta(added=added, removed=removed) if added or removed else NO_CHANGE
+
+    def answers(self) -> Counter[Mapping]:
+        return Counter({mapping: 1 for mapping in self.reported})
+
+    def stats(self) -> dict[str, int]:
+        return {
+            **self.epsilon.stats(),
+            **self.rete.stats(),
+            "wmes": len(self.wmes),
+            "expiry_queue": len(self.expiry),
+            "answers": len(self.reported),
+        }
+

@@ -1,0 +1,71 @@
+"""A materialised view holds exactly the encoded triples of its pattern that are in the current graph, as (subject, object) pairs of a Bidirectional MultiMap.
+
+With a constant predicate (the paper's case) a pair is the triple. A view whose predicate varies
+(a variable-predicate pattern, or the unpartitioned variant's whole-event view) also keeps the
+predicates of each pair, so that a pair found through the multimap expands to its triples.
+"""
+
+from __future__ import annotations
+
+from engines.tpjoin.multimap import BidirectionalMultiMap
+
+
+class View:
+    __slots__ = ("pairs", "predicates", "_triples")
+
+    def __init__(self, with_predicates: bool = False) -> None:
+        self.pairs = BidirectionalMultiMap()
+        self.predicates: dict[tuple[int, int], list[int]] | None = {} if with_predicates else None
+        self._triples = 0
+
+    def add(self, triple: tuple[int, int, int]) -> bool:
+        """Add the triple; False when it is already in the view."""
+        s, p, o = triple
+        predicates = self.predicates
+        if predicates is None:
+            if not self.pairs.add(s, o):
+                return False
+        else:
+            held = predicates.get((s, o))
+            if held is None:
+                predicates[(s, o)] = [p]
+                self.pairs.add(s, o)
+            elif p in held:
+                return False
+            else:
+                held.append(p)
+        self._triples += 1
+        return True
+
+    def remove(self, triple: tuple[int, int, int]) -> bool:
+        s, p, o = triple
+        predicates = self.predicates
+        if predicates is None:
+            if not self.pairs.remove(s, o):
+                return False
+        else:
+            held = predicates.get((s, o))
+            if held is None or p not in held:
+                return False
+            held.remove(p)
+            if not held:
+                del predicates[(s, o)]
+                self.pairs.remove(s, o)
+        self._triples -= 1
+        return True
+
+    def __contains__(self, triple: tuple[int, int, int]) -> bool:
+        s, p, o = triple
+        if self.predicates is None:
+            return (s, o) in self.pairs
+        held = self.predicates.get((s, o))
+        return held is not None and p in held
+
+    def __len__(self) -> int:
+        return self._triples
+
+    def clear(self) -> None:
+        self.pairs.clear()
+        if self.predicates is not None:
+            self.predicates.clear()
+        self._triples = 0

@@ -1,0 +1,73 @@
+"""Steady state begins at the first instant whose window no longer holds the stream's first event; its rate counts only the events from there on.
+
+A sliding window fills for its first ``range`` of stream time: while it fills, every event only
+adds, and a cell's throughput over the whole loop mixes that cheap start with the sliding tail the
+paper measures. The steady-state rate is the events (or triples) from the first full instant on,
+divided by the time their pushes took (the sum of their per-event latencies). An ``event`` window
+is full from its first event; an ``unbounded`` window never is (no steady state: None).
+
+These functions are what the cell records (``steady_*`` columns) and what
+``benchmarks/spectra_table1.py`` reads back from older runs that lack those columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from engines.model.stream import Window
+
+
+def fill_index(timestamps: Sequence[int], window: Window) -> int | None:
+    """The index of the first event whose window no longer holds the first event's timestamp; None when no event is."""
+    if window.kind == "event":
+        return 0 if len(timestamps) else None
+    if window.kind != "sliding" or not len(timestamps):
+        return None
+    first = timestamps[0]
+    stamps = np.asarray(timestamps, dtype=np.int64)
+    starts = ((stamps - window.range_ms) // window.slide_ms + 1) * window.slide_ms
+    beyond = np.flatnonzero(starts > first)
+    return int(beyond[0]) if len(beyond) else None
+
+
+def steady_rates(latencies_ns: np.ndarray, triples_per_event: np.ndarray, fill: int | None) -> dict:
+    """``steady_events``, ``steady_events_per_s`` and ``steady_triples_per_s`` over the events from ``fill`` on.
+
+    The rates are None when there is no steady state (no full instant, or nothing timed after it)."""
+    latencies_ns = np.asarray(latencies_ns, dtype=np.int64)
+    if fill is None or fill >= len(latencies_ns):
+        return {"steady_events": 0, "steady_events_per_s": None, "steady_triples_per_s": None}
+    tail = latencies_ns[fill:]
+    seconds = tail.sum() / 1e9
+    if seconds <= 0:
+        return {"steady_events": len(tail), "steady_events_per_s": None, "steady_triples_per_s": None}
+    triples = float(np.asarray(triples_per_event[fill: fill + len(tail)]).sum())
+    return {"steady_events": int(len(tail)), "steady_events_per_s": len(tail) / seconds,
+            "steady_triples_per_s": triples / seconds}
+
+
+def retained_triples(stream_events, window: Window) -> int:
+    """Distinct triples in the window at the last instant: what an engine must keep, the denominator of bytes per triple.
+
+    Unbounded windows hold every triple present after the last update; event windows the last event's."""
+    if not stream_events:
+        return 0
+    if window.kind == "event":
+        return len({update.triple for update in stream_events[-1].updates})
+    if window.kind == "unbounded":
+        present: set = set()
+        for event in stream_events:
+            for update in event.updates:
+                (present.add if update.op > 0 else present.discard)(update.triple)
+        return len(present)
+    start = window.start(stream_events[-1].ts)
+    kept = set()
+    for event in reversed(stream_events):
+        if event.ts < start:
+            break
+        kept.update(update.triple for update in event.updates)
+    return len(kept)

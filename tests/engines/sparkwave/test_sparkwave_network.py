@@ -1,0 +1,105 @@
+"""Sparkwave's networks as the paper builds them: shared α-memories and join nodes, the reduced ε-network, token intervals."""
+
+from __future__ import annotations
+
+from engines.model.query import parse_query
+from engines.model.stream import INSERT, Event, Update, Window
+from engines.sparkwave import SparkwaveEngine
+from engines.sparkwave.beta import INF
+from engines.sparkwave.epsilon import EpsilonNetwork
+from engines.sparkwave.network import ReteNetwork, join_order
+
+EX = "http://ex/"
+TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+SUBCLASS, SUBPROPERTY = f"<{RDFS}subClassOf>", f"<{RDFS}subPropertyOf>"
+DOMAIN, RANGE = f"<{RDFS}domain>", f"<{RDFS}range>"
+INVERSE = "<http://www.w3.org/2002/07/owl#inverseOf>"
+
+
+def x(name: str) -> str:
+    return f"<{EX}{name}>"
+
+
+def query(text: str, window="sliding:10:1", entailment="none"):
+    return parse_query(f"PREFIX : <{EX}>\nSELECT * WHERE {{ {text} }}", window=window, entailment=entailment)
+
+
+def event(index, ts, *triples):
+    return Event(index, ts, tuple(Update(INSERT, *t) for t in triples))
+
+
+def test_patterns_with_the_same_constants_share_one_alpha_memory():
+    engine = SparkwaveEngine(query("?x :p ?y . ?y :p ?z . ?z :q ?w . ?w :q ?w"))
+    assert engine.rete.stats()["alpha_memories"] == 3  # :p once, :q, and :q with subject = object
+    engine.push(event(0, 0, (x("a"), x("p"), x("b")), (x("b"), x("p"), x("c")), (x("c"), x("q"), x("d"))))
+    assert engine.rete.stats()["alpha_entries"] == 3  # each triple once, though :p feeds two join nodes
+
+
+def test_productions_with_a_common_prefix_share_join_nodes():
+    network = ReteNetwork()
+    shared = [("?x", x("p"), "?y"), ("?y", x("q"), "?z")]
+    network.add_production(shared, (), ("?x", "?y", "?z"))
+    network.add_production([*shared, ("?z", x("r"), "?w")], (), ("?x", "?y", "?z", "?w"))
+    assert network.shared_join_nodes == 2
+    assert len(network.join_nodes) == 3
+
+
+def test_join_order_starts_from_constants_and_stays_connected():
+    patterns = [("?o", x("price"), "?p"), ("?o", x("product"), "?d"), ("?d", TYPE, x("T")), ("?v", x("country"), x("GB")),
+                ("?o", x("vendor"), "?v")]
+    assert join_order(patterns) == [2, 1, 0, 4, 3]
+
+
+def test_epsilon_network_keeps_what_the_query_can_reach_and_flattens_hierarchies():
+    schema = [
+        (x("A"), SUBCLASS, x("B")), (x("B"), SUBCLASS, x("C")), (x("C"), SUBCLASS, x("D")),
+        (x("teaches"), DOMAIN, x("A")), (x("likes"), DOMAIN, x("D")),  # likes only reaches D, above the query
+        (x("sub"), SUBPROPERTY, x("advises")), (x("advises"), RANGE, x("B")), (x("advisedBy"), INVERSE, x("sub")),
+    ]
+    network = EpsilonNetwork(schema, [("?s", TYPE, x("C"))])
+    assert set(network.classes) == {x("A"), x("B"), x("C")}  # D and its properties are pruned
+    assert network.classes[x("A")].s_links == (x("C"),)  # flattened: straight to the query's class
+    assert network.classes[x("B")].s_links == (x("C"),)
+    assert set(network.properties) == {x("teaches"), x("sub"), x("advises"), x("advisedBy")}
+    assert network.properties[x("advisedBy")].os_links == (x("sub"),)
+    assert network.properties[x("sub")].so_links == (x("advises"),)
+    closed = {t for t, _ in network.closure((x("m"), x("advisedBy"), x("n")))}
+    assert (x("m"), TYPE, x("C")) in closed  # inverse of a subproperty with a range under C
+    assert (x("m"), TYPE, x("D")) not in closed
+
+
+def test_static_data_never_widens_a_token_and_stream_triples_do():
+    engine = SparkwaveEngine(query("?x :p ?y . ?y :q ?z"), static=[(x("a"), x("p"), x("b"))])
+    engine.push(event(0, 5, (x("b"), x("q"), x("c"))))
+    (complete,) = [t for t in engine.wmes[(x("b"), x("q"), x("c"))].tokens]
+    assert (complete.start, complete.end) == (5, 5)
+    assert (complete.parent.start, complete.parent.end) == (INF, -INF)  # the static triple's token
+
+
+def test_a_re_stamped_triple_refreshes_the_interval_instead_of_refusing_the_join():
+    engine = SparkwaveEngine(query("?x :p ?y . ?y :q ?z", window="sliding:4:1"))
+    engine.push(event(0, 0, (x("a"), x("p"), x("b"))))
+    engine.push(event(1, 3, (x("a"), x("p"), x("b"))))  # seen again: still in the window at ts 6
+    delta = engine.push(event(2, 6, (x("b"), x("q"), x("c"))))
+    assert delta.added == [(x("a"), x("b"), x("c"))]
+    (complete,) = engine.wmes[(x("b"), x("q"), x("c"))].tokens
+    assert (complete.start, complete.end) == (3, 6)
+    assert engine.rete.stats()["tokens_refused"] == 0
+
+
+def test_a_triple_leaving_at_this_instant_is_refused_by_the_interval_test():
+    engine = SparkwaveEngine(query("?x :p ?y . ?y :q ?z", window="event"))
+    engine.push(event(0, 0, (x("a"), x("p"), x("b"))))
+    delta = engine.push(event(1, 0, (x("b"), x("q"), x("c"))))  # the :p triple left with event 0
+    assert not delta.added
+    assert engine.rete.stats()["tokens_refused"] == 1
+    assert engine.rete.stats()["alpha_entries"] == 1  # and the collector took it
+
+
+def test_window_kinds_tumbling():
+    engine = SparkwaveEngine(query("?x :p ?y . ?y :q ?z").with_window(Window.tumbling(10)))
+    assert engine.push(event(0, 8, (x("a"), x("p"), x("b")))).added == []
+    assert engine.push(event(1, 9, (x("b"), x("q"), x("c")))).added == [(x("a"), x("b"), x("c"))]
+    assert engine.push(event(2, 10, (x("b"), x("q"), x("d")))).removed == [(x("a"), x("b"), x("c"))]
+    assert engine.stats()["tokens"] == 0 and engine.stats()["wmes"] == 1

@@ -1,0 +1,126 @@
+"""A cell measures what a paper prints: short cells repeated to a minimum time, steady state after the window fills,
+memory per window triple, and rate-paced end-to-end latency; repetitions default to five."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from common.errors import ConfigError
+from engines.model.stream import Window
+from engines.model.windows import parse_window
+from harness.bench.cell import run_task
+from harness.bench.config import DEFAULTS, config_from_table
+from harness.bench.pacing import arrival_offsets_ns, pacing_summary
+from harness.bench.steady import fill_index, retained_triples, steady_rates
+from tests.conformance.checks import build_stream
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+EXAMPLE = REPOSITORY / "harness" / "examples" / "university"
+QUERY = EXAMPLE / "queries" / "chain.rq"
+
+
+def _task(engine: str = "reeval", **overrides) -> dict:
+    cell = {"engine": engine, "dataset": "university-example", "scale": None, "event_shape": "x", "query": "chain",
+            "window": "sliding:5000:1000", "entailment": "none", "max_events": 0, "stream_dir": str(EXAMPLE),
+            "query_path": str(QUERY)}
+    task = {"kind": "time", "cell": cell, "cell_id": engine, "repetition": 0, "warmup": 0, "timeout_s": 60.0,
+            "memory_bytes": 2**40, "rss_hz": 20.0, "verify_every": 1, "progress_path": None, "min_time_s": 0.0}
+    return task | overrides
+
+
+def test_defaults_give_a_spread_and_a_minimum_time():
+    assert DEFAULTS.repetitions >= 5 and DEFAULTS.min_time_s == 1.0 and DEFAULTS.rate == 0
+
+
+@pytest.mark.parametrize(("table", "message"), [({"min_time_s": -1}, "min_time_s"), ({"rate": -5}, "rate"), ({"rate_lag_s": 0}, "rate_lag_s")])
+def test_bad_measurement_keys_are_named(table, message):
+    with pytest.raises(ConfigError, match=message):
+        config_from_table(table)
+
+
+def test_a_short_cell_is_repeated_in_its_process_until_the_minimum_time():
+    result = run_task(_task(min_time_s=0.3))
+    row = result["row"]
+    assert row["status"] == "ok" and not row["short"]
+    assert row["loop_total_s"] >= 0.3
+    # The promise, without racing the machine's load: passes go on until the minimum is reached, and a
+    # pass that alone reaches it (a very loaded machine) is the only one.
+    assert row["inner_passes"] > 1 or row["wall_s"] >= 0.3
+    assert row["wall_s"] == pytest.approx(row["loop_total_s"] / row["inner_passes"])
+    assert row["triples_per_s"] == pytest.approx(row["triples"] * row["inner_passes"] / row["loop_total_s"])
+    assert len(result["latency_ns"]) == 41 * row["inner_passes"]  # every pass stored, pass after pass
+    assert row["added"] > 0 and row["answers"] == row["full_mappings"]  # SELECT * over the chain: no blank nodes
+
+
+def test_one_pass_when_no_minimum_time():
+    row = run_task(_task())["row"]
+    assert row["inner_passes"] == 1 and not row["short"]
+
+
+def test_steady_state_and_window_triples_are_columns_of_every_cell():
+    result = run_task(_task())
+    row = result["row"]
+    assert 0 < row["steady_events"] < 41  # the 5 s window fills after the first events
+    assert row["steady_triples_per_s"] > 0 and row["steady_events_per_s"] > 0
+    assert row["window_triples"] > 0
+    # the RSS series carries events processed, from 0 to the end of the first pass
+    events = [point[2] for point in result["rss"] if point[2] is not None]
+    assert events[0] == 0 and events[-1] == 41
+
+
+def test_a_rate_paced_cell_records_end_to_end_latency():
+    result = run_task(_task("scan", rate=400.0, rate_lag_s=5.0))
+    row = result["row"]
+    assert row["inner_passes"] == 1  # the pace fixes the length
+    assert row["kept_up"] is True and row["rate_eps"] == 400.0
+    assert row["e2e_p99_ms"] >= row["e2e_p50_ms"] > 0
+    assert len(result["e2e_ns"]) == 41
+    assert row["wall_s"] >= 0.9 * 40 / 400  # 41 events spread over 0.1 s of paced play
+
+
+def test_fill_index_is_the_first_instant_without_the_first_event():
+    stamps = [0, 1, 2, 3, 4, 5, 6]
+    assert fill_index(stamps, Window.sliding(3, 1)) == 3  # (τ-3, τ] no longer holds 0 at τ = 3
+    assert fill_index(stamps, parse_window("tumbling:2")) == 2
+    assert fill_index(stamps, Window("event")) == 0
+    assert fill_index(stamps, Window("unbounded")) is None
+    assert fill_index(stamps, Window.sliding(100, 1)) is None
+
+
+def test_steady_rates_count_only_the_tail():
+    latencies = np.array([10, 10, 1000, 1000], dtype=np.int64) * 1000  # ns
+    rates = steady_rates(latencies, np.array([1, 1, 2, 2]), 2)
+    assert rates["steady_events"] == 2
+    assert rates["steady_events_per_s"] == pytest.approx(2 / 0.002)
+    assert rates["steady_triples_per_s"] == pytest.approx(4 / 0.002)
+    assert steady_rates(latencies, np.ones(4), None)["steady_events_per_s"] is None
+
+
+def test_retained_triples_are_the_window_content_at_the_end():
+    stream = build_stream([(0, ["+ :a :p :b"]), (1, ["+ :b :p :c"]), (5, ["+ :c :p :d", "+ :b :p :c"])])
+    assert retained_triples(stream.events, Window.sliding(3, 1)) == 2  # (2, 5]: the last event's two triples
+    assert retained_triples(stream.events, Window("unbounded")) == 3
+    assert retained_triples(stream.events, Window("event")) == 2
+
+
+def test_arrivals_play_the_stream_at_the_rate():
+    offsets = arrival_offsets_ns([0, 0, 10, 20, 40], 100.0)  # 5 events at 100/s: 40 ms of play
+    assert list(offsets) == [0, 0, 10_000_000, 20_000_000, 40_000_000]
+    assert list(arrival_offsets_ns([7, 7, 7], 10.0)) == [0, 100_000_000, 200_000_000]  # one timestamp: evenly
+
+
+def test_kept_up_means_no_wait_past_the_lag():
+    waits = np.array([0, 2_000_000], dtype=np.int64)
+    assert pacing_summary(waits, waits + 1000, 10.0, 0.001)["kept_up"] is False
+    assert pacing_summary(waits, waits + 1000, 10.0, 0.01)["kept_up"] is True
+
+
+def test_a_cell_still_short_after_the_most_passes_is_flagged(monkeypatch):
+    import harness.bench.passes as passes
+
+    monkeypatch.setattr(passes, "MAX_PASSES", 2)
+    row = run_task(_task("scan", min_time_s=5.0))["row"]
+    assert row["status"] == "ok" and row["inner_passes"] == 2 and row["short"] is True
