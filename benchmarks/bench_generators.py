@@ -2,7 +2,7 @@
 
 Not part of the test run. Usage::
 
-    python benchmarks/bench_generators.py [--lubm 20] [--taxi 1000000] [--bsbm 0] [--repeat 1] [--master local[2]] [--twin]
+    python benchmarks/bench_generators.py [--lubm 20] [--taxi 1000000] [--bsbm 0] [--lsbench 0] [--snb 0] [--repeat 1] [--master local[2]] [--twin]
 
 For each dataset it times ``write_stream_spark`` (count pass, generation, Parquet written, files
 renamed into place) on an already started session, and prints one JSON line with the triples,
@@ -97,6 +97,8 @@ def main() -> None:
     parser.add_argument("--lubm", type=int, default=20, help="LUBM universities (0 to skip)")
     parser.add_argument("--taxi", type=int, default=1_000_000, help="taxi trips (0 to skip)")
     parser.add_argument("--bsbm", type=int, default=0, help="BSBM products, 20 offers each (0 to skip)")
+    parser.add_argument("--lsbench", type=int, default=0, help="LSBench users, 10 days (0 to skip)")
+    parser.add_argument("--snb", type=int, default=0, help="SNB persons, one year (0 to skip)")
     parser.add_argument("--repeat", type=int, default=1, help="writes per stream; > 1 adds a median/IQR summary")
     parser.add_argument("--master", default="local[2]")
     parser.add_argument("--partitions", type=int, help="Spark partitions (default: twice the cores)")
@@ -109,7 +111,8 @@ def main() -> None:
     spark.range(1).count()
     print(json.dumps({"session_start_seconds": round(time.perf_counter() - started, 2), "master": args.master}))
     specs = [GeneratorSpec(name, scale, partitions=args.partitions)
-             for name, scale in (("lubm", args.lubm), ("taxi", args.taxi), ("bsbm", args.bsbm)) if scale]
+             for name, scale in (("lubm", args.lubm), ("taxi", args.taxi), ("bsbm", args.bsbm),
+                                 ("lsbench", args.lsbench), ("snb", args.snb)) if scale]
     with tempfile.TemporaryDirectory(dir=args.scratch) as scratch:
         for spec in specs:
             runs = []

@@ -26,6 +26,8 @@ DATASETS = {
     "lubm": "generators.lubm.dataset",
     "taxi": "generators.taxi.dataset",
     "bsbm": "generators.bsbm.dataset",
+    "lsbench": "generators.lsbench.dataset",
+    "snb": "generators.snb.dataset",
 }
 
 

@@ -23,6 +23,7 @@ from generators.framing import EVENT_SCHEMA, GeneratorSpec
 from generators.pipeline import (
     UnitPlace,
     dataset_module,
+    generate,
     partition_count,
     spark_places,
     stream_counts,
@@ -33,8 +34,13 @@ from generators.pipeline import (
 FORMAT = "cgpm-stream/1"
 
 
-def check_output(out: Path) -> None:
-    """Refuse an output path that is a file or a non-empty directory."""
+def check_output(out: str | Path) -> None:
+    """Refuse a local output path that is a file or a non-empty directory (other filesystems are checked through Spark)."""
+    from generators.hadoop_fs import local_path
+
+    out = local_path(out)
+    if out is None:
+        return
     if out.exists():
         if not out.is_dir():
             raise ConfigError(f"output {out} exists and is not a directory")
@@ -72,15 +78,23 @@ def provenance(spec: GeneratorSpec, unit_places: list[UnitPlace], seconds: float
     return info
 
 
-def _finish(spec: GeneratorSpec, temporary: Path, out: Path, unit_places: list[UnitPlace], started: float) -> dict:
+def _describe(spec: GeneratorSpec, unit_places: list[UnitPlace], started: float) -> dict:
+    """stream.json's content, with the texts of schema.nt and static.nt under the private key ``_texts``."""
     dataset = dataset_module(spec.dataset)
     files = {"schema.nt": dataset.schema_ntriples(spec), "static.nt": dataset.static_ntriples(spec)}
-    for name, text in files.items():
-        if text is not None:  # one string, or an iterable of text chunks for graphs too large to hold whole
-            with open(temporary / name, "w", encoding="utf-8") as file:
-                file.writelines([text] if isinstance(text, str) else text)
+    # each text is one string, or an iterable of chunks for graphs too large to hold whole
+    texts = {name: text for name, text in files.items() if text is not None}
     info = provenance(spec, unit_places, time.perf_counter() - started)
-    info["files"] = {"events": "events/", **{name: name for name, text in files.items() if text is not None}}
+    info["files"] = {"events": "events/", **{name: name for name in texts}}
+    info["_texts"] = texts
+    return info
+
+
+def _finish(spec: GeneratorSpec, temporary: Path, out: Path, unit_places: list[UnitPlace], started: float) -> dict:
+    info = _describe(spec, unit_places, started)
+    for name, text in info.pop("_texts").items():
+        with open(temporary / name, "w", encoding="utf-8") as file:
+            file.writelines([text] if isinstance(text, str) else text)
     (temporary / "stream.json").write_text(json.dumps(info, indent=1, sort_keys=False) + "\n", encoding="utf-8")
     if out.exists():
         out.rmdir()  # checked empty before starting
@@ -88,61 +102,51 @@ def _finish(spec: GeneratorSpec, temporary: Path, out: Path, unit_places: list[U
     return info
 
 
-def _partition_writer(spec: GeneratorSpec, events_dir: str, compression: str):
-    """A Spark partition function: write this partition's units to ``part-NNNNN.parquet`` with pyarrow."""
-
-    def write(index, places):
-        places = list(places)
-        if not places:
-            return
-        dataset = dataset_module(spec.dataset)
-        rows = 0
-        with pq.ParquetWriter(f"{events_dir}/part-{index:05d}.parquet", EVENT_SCHEMA, compression=compression) as out:
-            for unit, first_entity, first_triple in places:
-                for batch in dataset.unit_batches(spec, unit, first_entity, first_triple):
-                    out.write_batch(batch)
-                    rows += batch.num_rows
-        yield index, rows
-
-    return write
-
-
-def write_stream_spark(spark, spec: GeneratorSpec, out: Path, *, compression: str = "snappy") -> dict:
+def write_stream_spark(spark, spec: GeneratorSpec, out: str | Path, *, compression: str = "snappy") -> dict:
     """Generate on Spark and write the stream directory ``out``; returns its stream.json content.
 
-    Each task writes its slice of units straight to a Parquet part file with pyarrow (rows never
-    pass through the JVM), so ``out`` must be on a filesystem the executors share (always true in
-    local mode).
+    ``out`` is a path or any URI Spark's Hadoop configuration can write (``file://``, ``hdfs://``, an
+    object store). The event rows come from ``generators.pipeline.generate`` (``mapInArrow``, one
+    contiguous slice of units per partition) and are written by Spark's Parquet writer, one
+    ``part-NNNNN-…`` file per partition, so file-name order is event order and no task needs a path
+    of the driver's; the few small files are written from the driver through Hadoop's FileSystem.
     """
-    out = Path(out)
-    check_output(out)
-    temporary = _temporary_sibling(out)
+    from generators.hadoop_fs import SparkLocation
+
+    target = SparkLocation(spark, out)
+    target.check_writable_target()
+    temporary = target.temporary_sibling()
     started = time.perf_counter()
     try:
         partitions = partition_count(spark, spec)
         _say(f"counting {len(dataset_module(spec.dataset).units(spec))} units in {partitions} partitions")
         unit_places = spark_places(spark, spec, partitions)
         counts = stream_counts(spec, unit_places)
-        _say(f"writing {counts['triples']:,} triples in {counts['events']:,} events")
-        events_dir = (temporary / "events").resolve()
-        events_dir.mkdir(parents=True)
-        rows = [(place.unit, place.first_entity, place.first_triple) for place in unit_places]
-        written = (
-            spark.sparkContext.parallelize(rows, partitions)
-            .mapPartitionsWithIndex(_partition_writer(spec, str(events_dir), compression))
-            .collect()
-        )
-        if sum(count for _, count in written) != counts["triples"]:
-            raise GeneratorError(f"{spec.dataset}: wrote {sum(c for _, c in written)} rows, expected {counts['triples']}")
-        return _finish(spec, temporary, out, unit_places, started)
+        _say(f"writing {counts['triples']:,} triples in {counts['events']:,} events to {target.uri}")
+        events = temporary.child("events")
+        rows = generate(spark, spec, unit_places)
+        rows.write.option("compression", compression).parquet(events)
+        written = spark.read.parquet(events).count()  # from the Parquet footers
+        if written != counts["triples"]:
+            raise GeneratorError(f"{spec.dataset}: wrote {written} rows, expected {counts['triples']}")
+        info = _describe(spec, unit_places, started)
+        for name, text in info.pop("_texts").items():
+            temporary.write_text(name, text)
+        temporary.write_text("stream.json", json.dumps(info, indent=1, sort_keys=False) + "\n")
+        temporary.replace(target)
+        return info
     except BaseException:
-        shutil.rmtree(temporary, ignore_errors=True)
+        temporary.remove()
         raise
 
 
-def write_stream_local(spec: GeneratorSpec, out: Path, *, compression: str = "snappy") -> dict:
-    """The same stream directory made by the pure-Python twin, without Spark (for tests and small streams)."""
-    out = Path(out)
+def write_stream_local(spec: GeneratorSpec, out: str | Path, *, compression: str = "snappy") -> dict:
+    """The same stream directory made by the pure-Python twin, without Spark (for tests and small streams); local paths only."""
+    from generators.hadoop_fs import local_path
+
+    if local_path(out) is None:
+        raise ConfigError(f"output {out}: without Spark only a local path or file:// URI can be written")
+    out = local_path(out)
     check_output(out)
     temporary = _temporary_sibling(out)
     started = time.perf_counter()

@@ -4,15 +4,20 @@
 master URL when given. Before the JVM starts, ``check_java()`` finds the ``java`` Spark will use
 (``$JAVA_HOME/bin/java``, else the one on PATH) and raises EnvironmentProblem in one line when it
 is missing or older than 17, so the user never sees a Py4J stack trace for a missing JDK.
-Workers run this interpreter (``PYSPARK_PYTHON``), so the generators' Python code is importable
-in local mode; on a cluster the project must be installed on the executors. The JVM's standard
+The JVM's standard
 error goes through a filter that drops the JDK's "Using incubator modules" warning (Spark asks
 for jdk.incubator.vector; the JDK warns on every start, among the progress bars), and passes
 everything else on.
+Executors run ``CGPM_EXECUTOR_PYTHON`` when set (``spark.pyspark.python``: an interpreter that exists
+on every worker, with the project's dependencies), else this interpreter. The project's own code
+travels with the session: ``ship_project`` zips the packages this process imports (``common``,
+``engines``, ``generators``, ``harness``, ``oracles``) and adds the zip with ``addPyFile``, so a
+cluster's executors run exactly the driver's code without installing anything.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import shutil
@@ -20,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import zipfile
 from pathlib import Path
 
 from common.errors import EnvironmentProblem
@@ -105,7 +111,8 @@ def spark_session(master: str | None = None, *, app_name: str = "cgpm", progress
     master = master or "local[*]"
     if progress is None:
         progress = sys.stderr.isatty()
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    executor_python = os.environ.get("CGPM_EXECUTOR_PYTHON")
+    os.environ.setdefault("PYSPARK_PYTHON", executor_python or sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     log4j = f"-Dlog4j.configurationFile=file:{_log4j_file()}"
     builder = (
@@ -121,6 +128,8 @@ def spark_session(master: str | None = None, *, app_name: str = "cgpm", progress
     if master.startswith("local"):
         builder = builder.config("spark.sql.shuffle.partitions", str(LOCAL_SHUFFLE_PARTITIONS))
         builder = builder.config("spark.driver.memory", os.environ.get("CGPM_SPARK_DRIVER_MEMORY", "2g"))
+    if executor_python:
+        builder = builder.config("spark.pyspark.python", executor_python)
     for key, value in (config or {}).items():
         builder = builder.config(key, value)
     try:
@@ -128,7 +137,32 @@ def spark_session(master: str | None = None, *, app_name: str = "cgpm", progress
     except Exception as error:  # the JVM failed to start: report it in one line
         raise EnvironmentProblem(f"could not start Spark on {master}: {str(error).splitlines()[0]}") from None
     session.sparkContext.setLogLevel("ERROR")
+    ship_project(session)
     return session
+
+
+PROJECT_PACKAGES = ("common", "engines", "generators", "harness", "oracles")
+
+
+def project_zip(directory: Path) -> Path:
+    """A zip of the project's packages as this process imports them (sources and package data, no caches)."""
+    import common
+
+    root = Path(common.__file__).resolve().parent.parent
+    archive = directory / "cgpm-project.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as out:
+        for package in PROJECT_PACKAGES:
+            for path in sorted((root / package).rglob("*")):
+                if path.is_file() and "__pycache__" not in path.parts and path.suffix not in (".pyc", ".pyo"):
+                    out.write(path, path.relative_to(root).as_posix())
+    return archive
+
+
+def ship_project(session) -> None:
+    """Add the project's code to the session (``addPyFile``): executors import it ahead of anything installed."""
+    directory = Path(tempfile.mkdtemp(prefix="cgpm-ship-"))
+    atexit.register(shutil.rmtree, directory, True)
+    session.sparkContext.addPyFile(str(project_zip(directory)))
 
 
 DROPPED_LINES = (b"WARNING: Using incubator modules",)

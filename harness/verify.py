@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from engines.model.stream import ContinuousQuery, Mapping, Stream
 from harness.engines_setup import build_engine, close_engine, engine_class_for, engine_deltas
+from harness.oracle_choice import choose_oracle
 from oracles.evaluate import oracle_answers
 
 
@@ -129,6 +130,14 @@ def _engine_steps(engine, stream: Stream, istream: bool) -> Iterator[tuple[int, 
         yield event.index, held, list(delta.added), problems
 
 
+def _spark_oracle_answers(query: ContinuousQuery, stream: Stream, instants: list[int]):
+    """The Spark oracle on the active session (a local one when none is running)."""
+    from harness.spark import spark_session
+    from oracles.spark import oracle_answers as history_answers
+
+    return history_answers(spark_session(app_name="cgpm verify"), query, stream, instants)
+
+
 def verify(
     engine: str | type,
     query: ContinuousQuery,
@@ -141,7 +150,7 @@ def verify(
     engine_options: dict | None = None,
     oracle_results: list[tuple[int, int, frozenset[Mapping]]] | None = None,
 ) -> VerifyResult:
-    """Check ``engine`` against ``oracle``; ``oracle_results`` (that oracle's ``oracle_answers`` at every instant of
+    """Check ``engine`` against ``oracle`` (``auto``: see ``harness.oracle_choice``); ``oracle_results`` (that oracle's ``oracle_answers`` at every instant of
     this query and stream) lets several engines share one oracle pass."""
     engine_cls = engine_class_for(engine, query, stream)
     instance = build_engine(engine_cls, query, stream, **(engine_options or {}))
@@ -149,11 +158,15 @@ def verify(
     chosen = checkpoints(query, stream, every)
     wanted = set(chosen)
     oracle_instants = sorted(wanted | {i - 1 for i in wanted if i > 0}) if istream else chosen
+    if oracle_results is None:
+        oracle = choose_oracle(oracle, query, stream, oracle_instants)
     result = VerifyResult(
         engine=engine_cls.name, query=query.name, window=query.window.spec(), oracle=oracle,
         checked=describe_checkpoints(every), events=len(stream.events),
     )
-    if oracle_results is None:
+    if oracle_results is None and oracle == "spark":
+        expected = _spark_oracle_answers(query, stream, oracle_instants)
+    elif oracle_results is None:
         expected = oracle_answers(query, stream, instants=oracle_instants, oracle=oracle)
     else:
         if len(oracle_results) != len(stream.events):

@@ -1,4 +1,7 @@
-"""Re-evaluation of DESIGN.md section 2 from scratch: the reference (rdflib) and an independent second oracle."""
+"""Re-evaluation of DESIGN.md section 2 from scratch: the reference (rdflib) and an independent second oracle.
+
+``oracles.spark`` states the same semantics as intervals and computes every instant in one Spark job.
+"""
 
 from common.errors import CgpmError
 

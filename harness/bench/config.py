@@ -18,6 +18,7 @@ File shape (every key optional; relative paths are relative to the file's direct
     rss_hz = 20.0                        # RSS sampling rate (0: no series, limits still enforced)
     verify = false                       # also check each cell against the oracle (untimed)
     verify_every = 1
+    oracle = "auto"                      # rdflib | plain | oxigraph | spark | auto (harness.oracle_choice)
     runner = "spark"                     # spark: Spark tasks, workers not reused | process: spawn per cell
     parallel = 1                         # timed cells at once
     spark_master = "local[2]"
@@ -41,6 +42,7 @@ from pathlib import Path
 
 from common.errors import CgpmError, ConfigError
 from engines.model.windows import parse_window
+from harness.oracle_choice import ORACLE_CHOICES
 from harness.query_files import check_query_file
 
 RUNNERS = ("spark", "process")
@@ -86,6 +88,7 @@ class BenchConfig:
     rss_hz: float = 20.0
     verify: bool = False
     verify_every: int = 1
+    oracle: str = "auto"
     runner: str = "spark"
     parallel: int = 1
     spark_master: str = "local[2]"
@@ -97,12 +100,12 @@ class BenchConfig:
 
 
 # keys that may differ between a run and its resumption without changing what the cells measure
-VOLATILE_KEYS = ("parallel", "spark_master", "stream_cache")
+VOLATILE_KEYS = ("parallel", "spark_master", "stream_cache", "oracle")
 
 _TOP_TYPES = {
     "name": str, "engines": list, "repetitions": int, "warmup": int, "min_time_s": (int, float),
     "rate": (int, float), "rate_lag_s": (int, float), "timeout_s": (int, float), "memory_mb": int,
-    "rss_hz": (int, float), "verify": bool, "verify_every": int, "runner": str, "parallel": int,
+    "rss_hz": (int, float), "verify": bool, "verify_every": int, "oracle": str, "runner": str, "parallel": int,
     "spark_master": str, "workloads": list, "stream_cache": str,
 }
 _WORKLOAD_TYPES = {"queries": list, "stream": str, "generate": dict, "windows": list, "entailment": str, "max_events": int,
@@ -221,6 +224,8 @@ def _validated(config: BenchConfig, where: str) -> BenchConfig:
         raise ConfigError(f"key 'rate_lag_s' in {where} must be > 0")
     if config.rss_hz != 0 and config.rss_hz < 10:
         raise ConfigError(f"key 'rss_hz' in {where} must be 0 (no series) or at least 10 samples per second")
+    if config.oracle not in ORACLE_CHOICES:
+        raise ConfigError(f"key 'oracle' in {where} must be one of {', '.join(ORACLE_CHOICES)}, not {config.oracle!r}")
     if config.runner not in RUNNERS:
         raise ConfigError(f"key 'runner' in {where} must be one of {', '.join(RUNNERS)}, not {config.runner!r}")
     for engine in config.engines:

@@ -17,11 +17,13 @@ import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from datetime import UTC, datetime
+from itertools import chain
 from pathlib import Path
 
 from common.errors import ConfigError
 from engines.registry import known_engines
 from harness.bench import store
+from harness.bench.cell import run_task
 from harness.bench.config import BenchConfig, config_digest_view
 from harness.bench.datasets import prepare_streams
 from harness.bench.machine import git_info, machine_info, package_versions
@@ -66,7 +68,7 @@ def _task(kind: str, cell: Cell, repetition, config: BenchConfig, progress_dir: 
         "kind": kind, "cell": cell.as_json(), "cell_id": cell_id, "repetition": repetition,
         "warmup": config.warmup, "min_time_s": min(config.min_time_s, config.timeout_s / 4), "rate": config.rate, "rate_lag_s": config.rate_lag_s,
         "timeout_s": config.timeout_s, "memory_bytes": config.memory_mb * 2**20,
-        "rss_hz": config.rss_hz, "verify_every": config.verify_every, "oracle": "rdflib", "progress_path": progress_path,
+        "rss_hz": config.rss_hz, "verify_every": config.verify_every, "oracle": config.oracle, "progress_path": progress_path,
     }
 
 
@@ -194,14 +196,29 @@ def _execute(config: BenchConfig, out: Path, cells: list[Cell], runner, done: se
                 if result["row"].get("status") in NOT_REPEATED:
                     stopped.add(task["cell_id"])
                 progress.task_done(f"{task['cell_id']} r{repetition}: {result['row'].get('status')}")
-        tasks = [_task("verify", cell, store.VERIFY_PART, config, None) for cell in verify_cells
-                 if (cell.cell_id, store.VERIFY_PART) not in done]
-        for task, result in _pool(runner, tasks, max(config.parallel, os.cpu_count() or 1)):
+        tasks = [_verify_task(cell, config) for cell in verify_cells if (cell.cell_id, store.VERIFY_PART) not in done]
+        # the Spark oracle needs the driver's session: those cells are checked here, the others in fresh processes
+        here = [task for task in tasks if task["oracle"] == "spark"]
+        pooled = _pool(runner, [task for task in tasks if task["oracle"] != "spark"], max(config.parallel, os.cpu_count() or 1))
+        for task, result in chain(((task, run_task(task)) for task in here), pooled):
             store.save_part(out, by_id[task["cell_id"]].as_json(), task["cell_id"], store.VERIFY_PART, result)
             store.write_cells(out)
             progress.task_done(f"{task['cell_id']} verify: {result['row'].get('verdict')}")
     finally:
         progress.close()
+
+
+def _verify_task(cell: Cell, config: BenchConfig) -> dict:
+    """A verify task with its oracle decided (``auto`` reads the cell's stream to weigh it, harness.oracle_choice)."""
+    task = _task("verify", cell, store.VERIFY_PART, config, None)
+    if config.oracle == "auto":
+        from harness.bench.cell import _load_inputs
+        from harness.oracle_choice import choose_oracle
+        from harness.verify import checkpoints
+
+        query, stream = _load_inputs(task["cell"])
+        task["oracle"] = choose_oracle("auto", query, stream, checkpoints(query, stream, config.verify_every))
+    return task
 
 
 def _stored_status(part: Path) -> str | None:

@@ -19,6 +19,7 @@ from pathlib import Path
 from common.errors import ConfigError
 from engines.model.windows import WINDOW_FORMS
 from harness.bench.config import DEFAULTS, RUNNERS, load_config, with_flags
+from harness.oracle_choice import ORACLE_CHOICES
 
 RUNS = Path("results") / "runs"
 
@@ -47,6 +48,8 @@ def add_parser(subparsers) -> None:
     knobs.add_argument("--memory-mb", type=int, help=f"RSS cap per cell in MiB (default {DEFAULTS.memory_mb})")
     knobs.add_argument("--rss-hz", type=float, help=f"RSS samples per second, >= 10, or 0 (default {DEFAULTS.rss_hz:g})")
     knobs.add_argument("--verify", action="store_true", default=None, help="also check every cell against the oracle")
+    knobs.add_argument("--oracle", choices=ORACLE_CHOICES,
+                       help="oracle of --verify (default auto: rdflib for small cells, the Spark oracle for large ones)")
     knobs.add_argument("--verify-every", type=int, help="check every K-th instant (plus window drops and the last)")
     knobs.add_argument("--runner", choices=RUNNERS, help=f"how cells get a fresh process (default {DEFAULTS.runner})")
     knobs.add_argument("--parallel", type=int, help="timed cells at once (default 1: one at a time)")
@@ -77,7 +80,7 @@ def resolve(args: argparse.Namespace):
         "name": name, "engines": tuple(args.engine) if args.engine else None, "repetitions": args.repetitions,
         "warmup": args.warmup, "min_time_s": args.min_time_s, "rate": args.rate, "rate_lag_s": args.rate_lag_s,
         "timeout_s": args.timeout_s, "memory_mb": args.memory_mb, "rss_hz": args.rss_hz,
-        "verify": args.verify, "verify_every": args.verify_every, "runner": args.runner, "parallel": args.parallel,
+        "verify": args.verify, "verify_every": args.verify_every, "oracle": args.oracle, "runner": args.runner, "parallel": args.parallel,
         "spark_master": args.spark_master,
     }
     return with_flags(config, flags, workload=workload)

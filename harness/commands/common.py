@@ -14,7 +14,8 @@ from harness.query_files import check_query_file
 
 
 def add_query_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--stream", required=True, type=Path, help="stream directory (stream.json, events/)")
+    parser.add_argument("--stream", required=True, help="stream directory (stream.json, events/): a path, a file:// URI, "
+                        "or any URI Spark can read (copied here first)")
     parser.add_argument("--query", required=True, type=Path, help="SPARQL SELECT query file (.rq)")
     parser.add_argument("--window", help=f"window: {WINDOW_FORMS}; durations in ms or with ms, s, min, h "
                         "(default: the query's RSP-QL window clause)")

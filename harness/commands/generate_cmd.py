@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from common.errors import ConfigError
 from generators.framing import EventShape, GeneratorSpec
@@ -21,13 +20,16 @@ def add_parser(subparsers) -> None:
         "generate", help="generate a stream directory (Parquet events, stream.json, schema/static N-Triples)",
         description="Generate a dataset's stream. LUBM reproduces UBA 1.7 exactly (scale = universities); "
         "taxi makes NYC-taxi-like trips (scale = trips); bsbm makes BSBM offers in publish-date order "
-        "(scale = products, 20 offers each).",
+        "(scale = products, 20 offers each). "
+        "lsbench: S2Gen-like social streams (scale = users; options days, stream=all|posts,comments,likes,photos,gps); "
+        "snb: LDBC-SNB-like (scale = persons; options years, events=message|week).",
     )
     parser.add_argument("dataset", choices=sorted(DATASETS), help="dataset to generate")
     parser.add_argument("--scale", type=int, required=True, help="LUBM: universities; taxi: trips; bsbm: products")
     parser.add_argument("--seed", type=int, default=0, help="random seed, 0..2^31-1 (LUBM: UBA's -seed)")
     parser.add_argument("--index", type=int, default=0, help="LUBM: UBA's start index (-index); taxi: first trip id; bsbm: 0")
-    parser.add_argument("--out", type=Path, required=True, help="output stream directory (must not hold data)")
+    parser.add_argument("--out", required=True, help="output stream directory (must not hold data): a path, or with "
+                        "Spark any URI its Hadoop configuration can write (file:///..., hdfs://..., s3a://...)")
     shape = parser.add_mutually_exclusive_group()
     shape.add_argument("--events-of", type=int, metavar="K", help="group K consecutive triples into one event")
     shape.add_argument("--events", choices=("entity",), help="one event per entity description (the default)")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from common.errors import ConfigError
 from harness.commands.common import add_query_arguments, load_inputs, progress_bar
+from harness.oracle_choice import ORACLE_CHOICES, REEVALUATION_LIMIT
 from harness.verify import verify
 
 
@@ -18,8 +19,11 @@ def add_parser(subparsers) -> None:
     add_query_arguments(parser)
     parser.add_argument("--every", type=int, default=1, metavar="K",
                         help="check every K-th instant plus every instant where the window drops events (default 1)")
-    parser.add_argument("--oracle", choices=("rdflib", "plain", "oxigraph"), default="rdflib",
-                        help="reference evaluator: rdflib (default), plain (the independent second oracle), oxigraph")
+    parser.add_argument("--oracle", choices=ORACLE_CHOICES, default="auto",
+                        help="reference evaluator: rdflib (the reference), plain (the independent second oracle), oxigraph, "
+                        "spark (the whole answer history in one Spark job); auto (default): rdflib up to "
+                        f"{REEVALUATION_LIMIT:,} window-triples x checked instants, spark beyond")
+    parser.add_argument("--master", help="Spark master URL for the spark oracle (default local[*])")
     parser.add_argument("--reproducer", type=Path, help="where to write a shrunk failing stream on a mismatch "
                         "(default: results/runs/reproducers/ENGINE-QUERY-TIME)")
     parser.add_argument("--no-reproducer", action="store_true", help="do not shrink and write a reproducer")
@@ -33,15 +37,18 @@ def _reproduce(args, query, stream, result) -> str:
     first = result.first
     prefix = stream.__class__(stream.events[: first.event_index + 1], stream.static, stream.schema, stream.provenance)
 
+    # a shrunk stream is small: the Spark oracle's start-up would dominate each of the many candidates
+    oracle = "auto" if result.oracle == "spark" else result.oracle
+
     def still_fails(candidate) -> bool:
         try:
-            return not verify(args.engine, query, candidate, oracle=args.oracle, max_divergences=1).agrees
+            return not verify(args.engine, query, candidate, oracle=oracle, max_divergences=1).agrees
         except Exception:  # a candidate the engine crashes on still reproduces a bug
             return True
 
     small = shrink(prefix, still_fails)
     directory = args.reproducer or Path("results/runs/reproducers") / f"{args.engine}-{query.name}-{time.strftime('%Y%m%d-%H%M%S')}"
-    write_reproducer(directory, args.engine, query, small, oracle=args.oracle)
+    write_reproducer(directory, args.engine, query, small, oracle=oracle)
     return str(directory)
 
 
@@ -49,6 +56,10 @@ def run(args: argparse.Namespace) -> int:
     if args.every < 1:
         raise ConfigError(f"--every must be at least 1, got {args.every}")
     query, stream = load_inputs(args)
+    if args.master:
+        from harness.spark import spark_session
+
+        spark_session(args.master, app_name="cgpm verify")  # the spark oracle then runs on it
     bar = progress_bar(len(stream.events), f"verify {args.engine}")
     result = verify(args.engine, query, stream, oracle=args.oracle, every=args.every, progress=lambda _: bar.update(1))
     bar.close()

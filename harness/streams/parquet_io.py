@@ -24,6 +24,7 @@ from harness.streams import layout
 from harness.streams.atomic import current_umask
 from harness.streams.checks import check_window
 from harness.streams.ntriples import read_ntriples, write_ntriples
+from harness.streams.remote import local_stream_path
 from harness.streams.table import (
     RowLocator,
     canonical_table,
@@ -65,12 +66,12 @@ def _read_event_table(directory: Path) -> tuple[pa.Table, RowLocator]:
 
 
 def read_stream(path: str | Path, *, window: Window | None = None, validate: bool = True) -> Stream:
-    """Load a whole stream directory. ``validate=False`` trusts the rows (no order, op or term checks).
+    """Load a whole stream directory (a path, a ``file:`` URI or any URI Spark can read). ``validate=False`` trusts the rows (no order, op or term checks).
 
     Events are re-numbered 0..n-1 in row order; the ``event`` column's own values are only a
     grouping key and are not kept. Given a ``window``, deletions are checked against it too.
     """
-    directory = layout.stream_directory(path)
+    directory = layout.stream_directory(local_stream_path(path))
     provenance = layout.read_provenance(directory)
     table, locator = _read_event_table(directory)
     events = events_from_rows(check_rows(table, locator, validate=validate))

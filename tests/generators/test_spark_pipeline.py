@@ -26,7 +26,9 @@ def _read_events(directory) -> pa.Table:
     GeneratorSpec("lubm", 4, seed=5),
     GeneratorSpec("taxi", 2000, seed=5, shape=EventShape.parse("triples:10"), options=(("block", 500),)),
     GeneratorSpec("bsbm", 20, seed=5, options=(("block", 100),)),
-], ids=["lubm", "taxi", "bsbm"])
+    GeneratorSpec("lsbench", 40, seed=5, shape=EventShape.parse("triples:9"), options=(("days", 4),)),
+    GeneratorSpec("snb", 30, seed=5, options=(("years", 1),)),
+], ids=["lubm", "taxi", "bsbm", "lsbench", "snb"])
 def test_written_streams_are_identical_for_1_and_4_partitions_and_the_twin(spark, tmp_path, spec):
     tables = {}
     for partitions in (1, 4):

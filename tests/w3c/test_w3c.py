@@ -9,6 +9,7 @@ The tests themselves are copied into ``sparql10/`` with their W3C licence; a mis
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 
@@ -37,6 +38,17 @@ def _engine_evaluator(name: str):
     return evaluate
 
 
+def _spark_oracle(query, triples):
+    """The Spark oracle on the test's data as one event of an unbounded stream (a local session, started once)."""
+    from harness.spark import spark_session
+    from oracles.spark import oracle_answers
+
+    spark = spark_session("local[2]", app_name="cgpm-tests", progress=False, config={"spark.sql.shuffle.partitions": "1"})
+    stream = Stream((Event(0, 0, tuple(Update(INSERT, *t) for t in triples)),))
+    [(_, _, answers)] = oracle_answers(spark, query.with_window(Window("unbounded")), stream)
+    return answers
+
+
 EVALUATORS = {
     "rdflib-oracle": rdflib_oracle.evaluate,
     "oxigraph-oracle": oxigraph_oracle.evaluate,
@@ -49,7 +61,12 @@ EVALUATORS = {
     "tpjoin-lazy": _engine_evaluator("tpjoin-lazy"),
     "tpjoin-eager": _engine_evaluator("tpjoin-eager"),
     "sparkwave": _engine_evaluator("sparkwave"),
+    "spark-oracle": _spark_oracle,
 }
+# One Spark job per test costs seconds: the Spark oracle runs the first two tests of every manifest directory
+# (every operator family), or all of them with CGPM_W3C_SPARK=all. It reads FILTERs with the plain oracle's code,
+# so it shares the plain oracle's expected failures.
+SPARK_EVALUATORS = {"spark-oracle": "plain-oracle"}
 
 HERE = Path(__file__).parent
 UNSUPPORTED: dict[str, str] = tomllib.loads((HERE / "unsupported.toml").read_text(encoding="utf-8"))
@@ -59,13 +76,27 @@ EXPECTED_FAILURES: dict[str, dict[str, str]] = tomllib.loads(
 TESTS = load_tests()
 
 
+def _spark_subset() -> set[str]:
+    supported = sorted(t.id for t in TESTS if t.id not in UNSUPPORTED)
+    if os.environ.get("CGPM_W3C_SPARK") == "all":
+        return set(supported)
+    per_directory: dict[str, list[str]] = {}
+    for test_id in supported:
+        per_directory.setdefault(test_id.split("/")[0], []).append(test_id)
+    return {test_id for ids in per_directory.values() for test_id in ids[:2]}
+
+
 def _cases():
+    spark_subset = _spark_subset()
     for evaluator in EVALUATORS:
-        failures = {**EXPECTED_FAILURES.get("*", {}), **EXPECTED_FAILURES.get(evaluator, {})}
+        like = SPARK_EVALUATORS.get(evaluator, evaluator)
+        failures = {**EXPECTED_FAILURES.get("*", {}), **EXPECTED_FAILURES.get(like, {})}
         for test in TESTS:
-            if test.id in UNSUPPORTED:
+            if test.id in UNSUPPORTED or (evaluator in SPARK_EVALUATORS and test.id not in spark_subset):
                 continue
             marks = [pytest.mark.xfail(strict=True, reason=failures[test.id])] if test.id in failures else []
+            if evaluator in SPARK_EVALUATORS:
+                marks.append(pytest.mark.spark)
             yield pytest.param(evaluator, test, id=f"{evaluator}:{test.id}", marks=marks)
 
 

@@ -1,0 +1,60 @@
+"""``auto`` picks the re-evaluating reference for small checks and the Spark oracle for large ones; URIs name local streams."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engines.model.query import parse_query
+from engines.model.stream import INSERT, Event, Stream, Update
+from generators.hadoop_fs import as_uri, local_path
+from harness.oracle_choice import REEVALUATION_LIMIT, choose_oracle, reevaluation_cost
+from harness.streams import read_stream, write_stream
+
+EX = "http://ex/"
+
+
+def _stream(events: int, per_event: int, static: int = 0) -> Stream:
+    triple = lambda n: (f"<{EX}s{n}>", f"<{EX}p>", f"<{EX}o{n}>")  # noqa: E731
+    return Stream(
+        tuple(Event(i, i, tuple(Update(INSERT, *triple(i * per_event + k)) for k in range(per_event))) for i in range(events)),
+        static=tuple(triple(-1 - k) for k in range(static)),
+    )
+
+
+def _query(window: str):
+    return parse_query(f"SELECT * WHERE {{ ?s <{EX}p> ?o }}", window=window)
+
+
+@pytest.mark.parametrize(("window", "expected"), [
+    ("unbounded", 2 * (1 + 2 + 3 + 4) + 4 * 1),  # every event so far, plus the static triple each time
+    ("event", 2 * 4 + 4),
+    ("sliding:2:1", 2 * (1 + 2 + 2 + 2) + 4),  # (τ − 2, τ]: this event and the one before
+    ("tumbling:2", 2 * (1 + 2 + 1 + 2) + 4),  # [0,2) [2,4)
+])
+def test_the_cost_is_window_triples_summed_over_the_checked_instants(window, expected):
+    stream = _stream(4, 2, static=1)
+    assert reevaluation_cost(_query(window), stream, [0, 1, 2, 3]) == expected
+    assert reevaluation_cost(_query(window), stream, [3]) < expected
+
+
+def test_auto_takes_rdflib_up_to_the_limit_and_spark_beyond():
+    small, query = _stream(10, 3), _query("unbounded")
+    assert choose_oracle("auto", query, small, list(range(10))) == "rdflib"
+    events = 2100  # 2100 · 2101 / 2 ≈ 2.2 · 10^6 triple-instants under an unbounded window
+    big = _stream(events, 1)
+    assert reevaluation_cost(query, big, list(range(events))) > REEVALUATION_LIMIT
+    assert choose_oracle("auto", query, big, list(range(events))) == "spark"
+    assert choose_oracle("auto", query, big, list(range(0, events, 100))) == "rdflib"  # --every 100
+    assert choose_oracle("plain", query, big, list(range(events))) == "plain"  # asked for: never overridden
+
+
+def test_paths_and_file_uris_name_the_same_local_stream(tmp_path):
+    directory = write_stream(_stream(3, 1), tmp_path / "s")
+    uri = as_uri(directory)
+    assert uri.startswith("file:///") and local_path(uri) == directory.resolve()
+    assert local_path(str(directory)) == Path(str(directory))
+    assert local_path("hdfs://namenode:8020/streams/s") is None
+    assert as_uri("hdfs://namenode:8020/streams/s") == "hdfs://namenode:8020/streams/s"
+    assert read_stream(uri).events == read_stream(directory).events

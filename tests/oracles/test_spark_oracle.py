@@ -1,0 +1,159 @@
+"""The Spark oracle gives the plain oracle's M(τ) at every instant: hand-worked windows, random streams and queries, RDFS.
+
+The interval arithmetic (``last_positions``) is checked without Spark; everything else runs one
+shared local session (marked ``spark``) on few, small Hypothesis examples, each a whole answer
+history compared instant by instant with ``oracles.evaluate.oracle_answers(oracle="plain")``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from common.errors import StreamError, WindowError
+from engines.model.query import parse_query
+from engines.model.stream import DELETE, INSERT, Event, Stream, Update, Window
+from oracles import OracleLimitation
+from oracles.evaluate import oracle_answers
+from oracles.spark.presence import last_positions
+from tests.strategies import queries, schemas, streams, windows
+
+EX = "http://ex/"
+A, B, C = f"<{EX}a>", f"<{EX}b>", f"<{EX}c>"
+P, Q = f"<{EX}p>", f"<{EX}q>"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+
+
+def spark_answers(spark, query, stream, instants=None):
+    from oracles.spark import oracle_answers as history_answers
+
+    return list(history_answers(spark, query, stream, instants))
+
+
+def assert_same_as_plain(spark, query, stream):
+    expected = list(oracle_answers(query, stream, oracle="plain"))
+    actual = spark_answers(spark, query, stream)
+    assert [(i, ts) for i, ts, _ in actual] == [(i, ts) for i, ts, _ in expected]
+    for (index, ts, want), (_, _, got) in zip(expected, actual):
+        assert got == want, f"event {index} ts {ts}: plain-only {sorted(want - got)}, spark-only {sorted(got - want)}"
+
+
+# ---------------------------------------------------------------- the window as intervals, without Spark
+
+
+def test_sliding_last_positions_follow_tau_b():
+    timestamps = np.array([0, 1, 1, 4, 5, 9], dtype=np.int64)
+    # sliding(3, 1): τ_b(τ) = τ − 2, so an event at ts stays while τ_j − 2 <= ts
+    assert last_positions(timestamps, Window.sliding(3, 1)).tolist() == [2, 2, 2, 4, 4, 5]
+    # tumbling(4): τ_b(τ) = ⌊τ/4⌋·4; instances [0,4) [4,8) [8,12)
+    assert last_positions(timestamps, Window.tumbling(4)).tolist() == [2, 2, 2, 4, 4, 5]
+    assert last_positions(timestamps, Window("event")).tolist() == [0, 1, 2, 3, 4, 5]
+    assert last_positions(timestamps, Window("unbounded")).tolist() == [5] * 6
+
+
+def test_last_position_is_never_before_the_event_itself():
+    timestamps = np.array([-7, -7, -3, 0, 2, 2, 3, 30], dtype=np.int64)
+    for window in (Window.sliding(1, 1), Window.sliding(5, 2), Window.sliding(5, 5), Window.sliding(9, 4)):
+        last = last_positions(timestamps, window)
+        assert all(last[k] >= k for k in range(len(timestamps)))
+        for k, ts in enumerate(timestamps):
+            inside = [j for j in range(len(timestamps)) if j >= k and window.start(int(timestamps[j])) <= ts]
+            assert last[k] == max(inside)
+
+
+# ---------------------------------------------------------------- hand-worked histories
+
+
+def ins(*triple):
+    return Update(INSERT, *triple)
+
+
+def dele(*triple):
+    return Update(DELETE, *triple)
+
+
+@pytest.mark.spark
+def test_deletions_and_reinsertions_in_one_event_on_an_unbounded_stream(spark):
+    stream = Stream((
+        Event(0, 0, (ins(A, P, B), ins(B, Q, C))),
+        Event(1, 1, (dele(A, P, B), ins(A, P, B))),  # the last update wins: still present
+        Event(2, 1, (ins(A, P, B), dele(A, P, B))),  # now absent
+        Event(3, 2, (dele(A, P, B),)),  # deleting an absent triple changes nothing
+        Event(4, 3, (ins(A, P, B), ins(A, P, B))),
+    ), static=((C, Q, A),))
+    query = parse_query(f"SELECT * WHERE {{ ?x <{EX}p> ?y . ?y <{EX}q> ?z }}", window="unbounded")
+    answers = [set(m) for _, _, m in spark_answers(spark, query, stream)]
+    assert answers == [{(A, B, C)}, {(A, B, C)}, set(), set(), {(A, B, C)}]
+    assert_same_as_plain(spark, query, stream)
+
+
+@pytest.mark.spark
+def test_a_sliding_window_expires_the_match_with_its_oldest_triple(spark):
+    stream = Stream(tuple(Event(i, ts, (u,)) for i, (ts, u) in enumerate([
+        (0, ins(A, P, B)), (2, ins(B, Q, C)), (3, ins(A, P, B)), (5, ins(C, P, A)), (9, ins(A, Q, A)),
+    ])))
+    query = parse_query(f"SELECT * WHERE {{ ?x <{EX}p> ?y . ?y <{EX}q> ?z }}", window="sliding:3:1")
+    answers = [set(m) for _, _, m in spark_answers(spark, query, stream)]
+    # (a p b) at 0 and 3, (b q c) at 2: the match is present from event 1 until τ_b passes 2 (at ts 5)
+    assert answers == [set(), {(A, B, C)}, {(A, B, C)}, set(), set()]
+    assert_same_as_plain(spark, query, stream)
+
+
+@pytest.mark.spark
+def test_chosen_instants_and_a_query_without_variables(spark):
+    stream = Stream((Event(10, 0, (ins(A, P, B),)), Event(11, 5, (ins(B, P, C),)), Event(12, 9, (ins(C, P, A),))))
+    query = parse_query(f"SELECT * WHERE {{ <{EX}a> <{EX}p> <{EX}b> }}", window="tumbling:5")
+    assert [(i, set(m)) for i, _, m in spark_answers(spark, query, stream, instants=[12, 10])] == [(10, {()}), (12, set())]
+    with pytest.raises(WindowError, match="no event with index 3"):
+        spark_answers(spark, query, stream, instants=[3])
+
+
+@pytest.mark.spark
+def test_deletions_under_a_window_are_refused(spark):
+    stream = Stream((Event(0, 0, (ins(A, P, B),)), Event(1, 1, (dele(A, P, B),))))
+    query = parse_query(f"SELECT * WHERE {{ ?x <{EX}p> ?y }}", window="sliding:3:1")
+    with pytest.raises(StreamError, match="deletions are only allowed with an unbounded window"):
+        spark_answers(spark, query, stream)
+
+
+@pytest.mark.spark
+def test_a_schema_the_closure_cannot_honour_is_refused_before_any_job(spark):
+    rdf_type = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
+    stream = Stream((Event(0, 0, (ins(A, P, B),)),), schema=((rdf_type, f"<{RDFS}domain>", C),))
+    query = parse_query(f"SELECT * WHERE {{ ?x <{EX}p> ?y }}", window="unbounded", entailment="rdfs")
+    with pytest.raises(OracleLimitation):
+        spark_answers(spark, query, stream)
+
+
+# ---------------------------------------------------------------- random streams, queries and windows
+
+
+@st.composite
+def stream_cases(draw, entailment: str = "none"):
+    window = draw(windows())
+    stream = draw(streams(deletions=window.kind == "unbounded", static=draw(st.booleans()), max_events=10))
+    if entailment == "rdfs":
+        stream = Stream(stream.events, stream.static, tuple(draw(schemas())), {})
+    return draw(queries(window, entailment=entailment)), stream
+
+
+SPARK_EXAMPLES = settings(max_examples=8, deadline=None, derandomize=True,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+
+@pytest.mark.spark
+@SPARK_EXAMPLES
+@given(stream_cases())
+def test_agrees_with_the_plain_oracle_on_random_streams(spark, case):
+    query, stream = case
+    assert_same_as_plain(spark, query, stream)
+
+
+@pytest.mark.spark
+@settings(SPARK_EXAMPLES, max_examples=3)
+@given(stream_cases(entailment="rdfs"))
+def test_agrees_with_the_plain_oracle_under_rdfs(spark, case):
+    query, stream = case
+    assert_same_as_plain(spark, query, stream)
