@@ -15,22 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engines.model.stream import And, Expr, expr_variables
+from engines.model.stream import Expr, conjuncts, expr_variables
 
 Check = Callable[[Sequence[str | None]], bool]
-
-
-def conjuncts(filters: Sequence[Expr]) -> list[Expr]:
-    """The FILTERs split at top-level ``&&``."""
-    out: list[Expr] = []
-    stack = list(reversed(filters))
-    while stack:
-        expr = stack.pop()
-        if isinstance(expr, And):
-            stack.extend(reversed(expr.args))
-        else:
-            out.append(expr)
-    return out
 
 
 def compile_conjuncts(exprs: Sequence[Expr], variables: Sequence[str]) -> Check | None:

@@ -11,6 +11,7 @@ oracles can use these types without sharing the engines' evaluation code.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -206,6 +207,17 @@ def expr_variables(expr: Expr) -> frozenset[str]:
     return expr_variables(expr.left) | expr_variables(expr.right)
 
 
+def conjuncts(filters: Sequence[Expr]) -> list[Expr]:
+    """The FILTERs split at top-level ``&&``, in order: ``A && B`` holds exactly when A and B both hold (an error is false)."""
+    flat: list[Expr] = []
+    for expr in filters:
+        if isinstance(expr, And):
+            flat.extend(conjuncts(expr.args))
+        else:
+            flat.append(expr)
+    return flat
+
+
 # ---------------------------------------------------------------- queries
 
 
@@ -282,3 +294,20 @@ class Delta:
 # change nothing and allocating one per event is a measurable share of their cost. Deltas are
 # read by their consumers, never modified (Engine.push's contract).
 NO_CHANGE = Delta()
+
+
+def split_filters(query: ContinuousQuery) -> tuple[dict[str, list[Expr]], list[Expr]]:
+    """The query's FILTER conjuncts: the atomic ones (one query variable) by variable, and the rest (two or more, or none).
+
+    Engines push atomic FILTERs down to where a single term is admitted (SPECTRA's summarisation,
+    TP-Join's partitioning) and keep the rest for the join.
+    """
+    atomic: dict[str, list[Expr]] = {}
+    rest: list[Expr] = []
+    for expression in conjuncts(query.filters):
+        names = expr_variables(expression)
+        if len(names) == 1 and next(iter(names)) in query.variables:
+            atomic.setdefault(next(iter(names)), []).append(expression)
+        else:
+            rest.append(expression)
+    return atomic, rest

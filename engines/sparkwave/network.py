@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engines.model.filters import compile_filters
-from engines.model.stream import And, Expr, TriplePattern, expr_variables, is_variable
+from engines.model.stream import Expr, TriplePattern, conjuncts, expr_variables, is_variable
 from engines.sparkwave.alpha import AlphaNetwork, key_getter
 from engines.sparkwave.beta import INF, BetaMemory, Clock, JoinNode, Production, Token
 
@@ -45,16 +45,6 @@ def join_order(patterns: Sequence[TriplePattern]) -> list[int]:
         remaining.remove(best)
         bound |= {t for t in patterns[best] if is_variable(t)}
     return order
-
-
-def conjuncts(filters: Sequence[Expr]) -> list[Expr]:
-    flat: list[Expr] = []
-    for expr in filters:
-        if isinstance(expr, And):
-            flat.extend(conjuncts(expr.args))
-        else:
-            flat.append(expr)
-    return flat
 
 
 class ReteNetwork:

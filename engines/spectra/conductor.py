@@ -26,10 +26,10 @@ from types import MappingProxyType
 
 from common.errors import ConfigError, EngineError, StreamError
 from engines.model.filters import compile_filters
-from engines.model.stream import INSERT, ContinuousQuery, Event, Triple
+from engines.model.stream import INSERT, ContinuousQuery, Event, Triple, split_filters
 from engines.spectra.dictionary import TermDictionary
 from engines.spectra.joins import JoinPlanner
-from engines.spectra.summary import GraphSummary, row_getter, shape_patterns, split_filters
+from engines.spectra.summary import GraphSummary, row_getter, shape_patterns
 from engines.spectra.timelist import Timelist
 from engines.spectra.views import View
 

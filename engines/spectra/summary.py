@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 
 from engines.model.filters import compile_filters
-from engines.model.stream import And, ContinuousQuery, Expr, TriplePattern, expr_variables, is_variable
+from engines.model.stream import ContinuousQuery, Expr, TriplePattern, is_variable
 
 ValueTest = Callable[[str], bool]
 _CACHE_LIMIT = 1 << 16
@@ -82,30 +82,6 @@ def _cached(test: Callable[[Sequence[str | None]], bool]) -> ValueTest:
         return verdict
 
     return holds
-
-
-def _conjuncts(expressions: Sequence[Expr]) -> list[Expr]:
-    """The FILTERs as a flat conjunction: ``A && B`` holds exactly when A and B both hold (an error is false)."""
-    flat: list[Expr] = []
-    for expression in expressions:
-        if isinstance(expression, And):
-            flat.extend(_conjuncts(expression.args))
-        else:
-            flat.append(expression)
-    return flat
-
-
-def split_filters(query: ContinuousQuery) -> tuple[dict[str, list[Expr]], list[Expr]]:
-    """Atomic FILTERs (one query variable, pushed into summarisation) by variable, and the rest."""
-    atomic: dict[str, list[Expr]] = {}
-    rest: list[Expr] = []
-    for expression in _conjuncts(query.filters):
-        names = expr_variables(expression)
-        if len(names) == 1 and next(iter(names)) in query.variables:
-            atomic.setdefault(next(iter(names)), []).append(expression)
-        else:
-            rest.append(expression)
-    return atomic, rest
 
 
 def shape_patterns(query: ContinuousQuery, atomic: dict[str, list[Expr]]) -> tuple[PatternShape, ...]:

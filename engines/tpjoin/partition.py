@@ -22,33 +22,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engines.model.filters import compile_filters
-from engines.model.stream import And, ContinuousQuery, Expr, TriplePattern, expr_variables, is_variable
+from engines.model.stream import (
+    ContinuousQuery,
+    Expr,
+    TriplePattern,
+    is_variable,
+    split_filters,
+)
 
 _CACHE_LIMIT = 1 << 16
-
-
-def conjuncts(expressions: Sequence[Expr]) -> list[Expr]:
-    """The FILTERs as a flat conjunction: ``A && B`` holds exactly when A and B both hold (an error is false)."""
-    flat: list[Expr] = []
-    for expression in expressions:
-        if isinstance(expression, And):
-            flat.extend(conjuncts(expression.args))
-        else:
-            flat.append(expression)
-    return flat
-
-
-def split_filters(query: ContinuousQuery) -> tuple[dict[str, list[Expr]], list[Expr]]:
-    """Atomic FILTERs by their one query variable, and the complex rest (two or more variables, or none)."""
-    atomic: dict[str, list[Expr]] = {}
-    complex_filters: list[Expr] = []
-    for expression in conjuncts(query.filters):
-        names = expr_variables(expression)
-        if len(names) == 1 and next(iter(names)) in query.variables:
-            atomic.setdefault(next(iter(names)), []).append(expression)
-        else:
-            complex_filters.append(expression)
-    return atomic, complex_filters
 
 
 def _cached_test(expressions: list[Expr], name: str) -> Callable[[str], bool]:

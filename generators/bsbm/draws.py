@@ -21,23 +21,14 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import ndtr, ndtri
 
+from generators.mixing import GOLDEN, mix
+
 FIELDS = {name: number for number, name in enumerate((
     "producer_size", "vendor_size", "type_features", "product_leaf", "product_profile", "product_numeric",
     "product_optional", "product_feature", "product_date", "producer_country", "producer_date",
     "vendor_country", "vendor_date", "type_date", "feature_date", "offer_order", "offer_time",
     "offer_product", "offer_price", "offer_valid_from", "offer_valid_to", "offer_delivery",
 ))}
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
-def mix(values: np.ndarray) -> np.ndarray:
-    """SplitMix64's finaliser: a bijection of uint64 that spreads every input bit over the output."""
-    with np.errstate(over="ignore"):
-        values = values ^ (values >> np.uint64(30))
-        values = values * np.uint64(0xBF58476D1CE4E5B9)
-        values = values ^ (values >> np.uint64(27))
-        values = values * np.uint64(0x94D049BB133111EB)
-        return values ^ (values >> np.uint64(31))
 
 
 def bits(seed: int, field: str, ids, sub=None) -> np.ndarray:
@@ -45,9 +36,9 @@ def bits(seed: int, field: str, ids, sub=None) -> np.ndarray:
     key = mix(np.array([(seed << 8) | FIELDS[field]], dtype=np.uint64))[0]
     ids = np.asarray(ids).astype(np.uint64)
     with np.errstate(over="ignore"):
-        hashed = mix(ids * _GOLDEN + key)
+        hashed = mix(ids * GOLDEN + key)
         if sub is not None:
-            hashed = mix(hashed ^ (np.asarray(sub).astype(np.uint64) * _GOLDEN + np.uint64(1)))
+            hashed = mix(hashed ^ (np.asarray(sub).astype(np.uint64) * GOLDEN + np.uint64(1)))
     return hashed
 
 

@@ -24,8 +24,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from generators.bsbm.draws import bucket, group_bounds, mix, normal_range, random_int, uniform
+from generators.bsbm.draws import bucket, group_bounds, normal_range, random_int, uniform
 from generators.bsbm.hierarchy import Hierarchy, hierarchy
+from generators.mixing import mix
 
 DAY_MS = 86_400_000
 TODAY_MS = 1_213_920_000_000  # 2008-06-20T00:00:00Z, BSBM's "today"

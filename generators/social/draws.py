@@ -14,17 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
-def mix(values: np.ndarray) -> np.ndarray:
-    """SplitMix64's finaliser over a uint64 array."""
-    with np.errstate(over="ignore"):
-        values = values ^ (values >> np.uint64(30))
-        values = values * np.uint64(0xBF58476D1CE4E5B9)
-        values = values ^ (values >> np.uint64(27))
-        values = values * np.uint64(0x94D049BB133111EB)
-        return values ^ (values >> np.uint64(31))
+from generators.mixing import GOLDEN, mix
 
 
 @lru_cache(maxsize=4096)
@@ -39,7 +29,7 @@ def bits(seed: int, name: str, *ids) -> np.ndarray:
     state = np.full(arrays[0].shape, _key(seed, name), dtype=np.uint64)
     with np.errstate(over="ignore"):
         for array in arrays:
-            state = mix(state + array.astype(np.uint64) * _GOLDEN)
+            state = mix(state + array.astype(np.uint64) * GOLDEN)
     return state
 
 

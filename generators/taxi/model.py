@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from generators.mixing import GOLDEN, mix
+
 # The stream starts Monday 2013-01-07 00:00 local NYC wall-clock time (encoded as if UTC).
 START_MS = 1_357_516_800_000
 TRIPS_PER_DAY = 470_000  # ~0.47 M trips a day in 2013
@@ -60,21 +62,11 @@ _FIELDS = {name: number for number, name in enumerate((
 ))}
 
 
-def _mix(values: np.ndarray) -> np.ndarray:
-    """SplitMix64's finaliser: a bijection of uint64 that spreads every input bit over the output."""
-    with np.errstate(over="ignore"):
-        values = values ^ (values >> np.uint64(30))
-        values = values * np.uint64(0xBF58476D1CE4E5B9)
-        values = values ^ (values >> np.uint64(27))
-        values = values * np.uint64(0x94D049BB133111EB)
-        return values ^ (values >> np.uint64(31))
-
-
 def uniform(seed: int, ids: np.ndarray, field: str) -> np.ndarray:
     """U[0,1) for each id, a function of (seed, id, field) only."""
-    key = _mix(np.array([(seed << 8) | _FIELDS[field]], dtype=np.uint64))[0]
+    key = mix(np.array([(seed << 8) | _FIELDS[field]], dtype=np.uint64))[0]
     with np.errstate(over="ignore"):
-        bits = _mix(ids.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15) + key)
+        bits = mix(ids.astype(np.uint64) * GOLDEN + key)
     return (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
 
 

@@ -16,7 +16,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from generators.taxi.model import DRIVERS, MEDALLIONS, PAYMENT_TYPES, _mix
+from generators.mixing import mix
+from generators.taxi.model import DRIVERS, MEDALLIONS, PAYMENT_TYPES
 
 TX = "http://example.org/cgpm-taxi#"
 BASE = "http://example.org/cgpm-taxi/"
@@ -45,8 +46,8 @@ def _hex_ids(seed: int, kind: int, count: int) -> list[str]:
     numbers = np.arange(count, dtype=np.uint64)
     with np.errstate(over="ignore"):
         key = np.uint64((seed << 4) | kind) * np.uint64(0x9E3779B97F4A7C15)
-        high = _mix(numbers + key)
-        low = _mix(high ^ np.uint64(0xD1B54A32D192ED03))
+        high = mix(numbers + key)
+        low = mix(high ^ np.uint64(0xD1B54A32D192ED03))
     return [f"{a:016X}{b:016X}" for a, b in zip(high.tolist(), low.tolist())]
 
 
