@@ -76,7 +76,8 @@ def prepare(workdir: Path, config: dict, modules: list[str], tests: list[str]) -
                             capture_output=True).stdout.decode().split("\0")
     for name in filter(None, listed):
         source, target = ROOT / name, workdir / name
-        if not source.is_file() or name.startswith(("results/", "benchmarks/")):
+        # benchmarks/ stays: tests read engine descriptors from it (benchmarks/external/*.toml)
+        if not source.is_file() or name.startswith("results/"):
             continue
         if target.exists() and target.stat().st_mtime == source.stat().st_mtime:
             continue
