@@ -91,6 +91,8 @@ def prepare(workdir: Path, config: dict, modules: list[str], tests: list[str]) -
     quoted = lambda items: "[" + ", ".join(json.dumps(i) for i in items) + "]"  # noqa: E731
     settings = (f"\n[tool.mutmut]\nsource_paths = {quoted(SOURCE_PATHS)}\nonly_mutate = {quoted(modules)}\n"
                 f"pytest_add_cli_args_test_selection = {quoted(tests)}\n"
+                # tests read engine descriptors from benchmarks/external/ (mutmut copies only sources and tests)
+                'also_copy = ["benchmarks"]\n'
                 'pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:benchmark"]\n'
                 "use_git_change_detection = false\n")
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
