@@ -372,3 +372,26 @@ def expression_term(expr: Expr, binding: dict[str, str]) -> str | None:
         return _Compiler(tuple(binding)).value(expr)(tuple(binding.values())).term
     except ExprError:
         return None
+
+
+TERM_VERDICTS_LIMIT = 1 << 16
+
+
+def term_test(filters: Sequence[Expr], variable: str) -> Callable[[str], bool]:
+    """The one-variable FILTERs on ``variable`` as a test of one term, remembering each term's verdict.
+
+    Terms repeat a lot in streams; the memory is cleared once it holds ``TERM_VERDICTS_LIMIT`` terms
+    so a stream of distinct literals cannot grow it without bound.
+    """
+    test = compile_filters(filters, (variable,))
+    verdicts: dict[str, bool] = {}
+
+    def holds(term: str) -> bool:
+        verdict = verdicts.get(term)
+        if verdict is None:
+            if len(verdicts) >= TERM_VERDICTS_LIMIT:
+                verdicts.clear()
+            verdict = verdicts[term] = bool(test((term,)))
+        return verdict
+
+    return holds

@@ -20,11 +20,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
-from engines.model.filters import compile_filters
+from engines.model.filters import term_test
 from engines.model.stream import ContinuousQuery, Expr, TriplePattern, is_variable
 
 ValueTest = Callable[[str], bool]
-_CACHE_LIMIT = 1 << 16
 
 
 def row_getter(positions: Sequence[int]) -> Callable:
@@ -69,26 +68,11 @@ class PatternShape:
         return not (self.constants or self.equalities or self.value_tests)
 
 
-def _cached(test: Callable[[Sequence[str | None]], bool]) -> ValueTest:
-    """A one-variable filter test that remembers its verdict per term (terms repeat a lot in streams)."""
-    verdicts: dict[str, bool] = {}
-
-    def holds(term: str) -> bool:
-        verdict = verdicts.get(term)
-        if verdict is None:
-            if len(verdicts) >= _CACHE_LIMIT:
-                verdicts.clear()
-            verdict = verdicts[term] = bool(test((term,)))
-        return verdict
-
-    return holds
-
-
 def shape_patterns(query: ContinuousQuery, atomic: dict[str, list[Expr]]) -> tuple[PatternShape, ...]:
     tests: dict[str, ValueTest] = {}
     if atomic:
         for name, expressions in atomic.items():
-            tests[name] = _cached(compile_filters(expressions, (name,)))
+            tests[name] = term_test(expressions, name)
     variable_index = {name: i for i, name in enumerate(query.variables)}
     shapes = []
     for index, pattern in enumerate(query.patterns):

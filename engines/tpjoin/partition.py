@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engines.model.filters import compile_filters
+from engines.model.filters import term_test
 from engines.model.stream import (
     ContinuousQuery,
     Expr,
@@ -29,23 +29,6 @@ from engines.model.stream import (
     is_variable,
     split_filters,
 )
-
-_CACHE_LIMIT = 1 << 16
-
-
-def _cached_test(expressions: list[Expr], name: str) -> Callable[[str], bool]:
-    test = compile_filters(expressions, (name,))
-    verdicts: dict[str, bool] = {}
-
-    def holds(term: str) -> bool:
-        verdict = verdicts.get(term)
-        if verdict is None:
-            if len(verdicts) >= _CACHE_LIMIT:
-                verdicts.clear()
-            verdict = verdicts[term] = bool(test((term,)))
-        return verdict
-
-    return holds
 
 
 @dataclass(frozen=True)
@@ -75,7 +58,7 @@ class PatternShape:
 def shape_patterns(query: ContinuousQuery) -> tuple[tuple[PatternShape, ...], list[Expr]]:
     """The patterns' shapes with their atomic FILTERs, and the complex FILTERs left for the join."""
     atomic, complex_filters = split_filters(query)
-    tests = {name: _cached_test(expressions, name) for name, expressions in atomic.items()}
+    tests = {name: term_test(expressions, name) for name, expressions in atomic.items()}
     shapes = []
     for index, pattern in enumerate(query.patterns):
         first: dict[str, int] = {}
