@@ -24,7 +24,7 @@ File shape (every key optional; relative paths are relative to the file's direct
     spark_master = "local[2]"
 
     [[workloads]]
-    stream = "../harness/examples/university"       # a stream directory, or
+    stream = "../harness/examples/university"       # a stream directory (or a URI Spark reads: hdfs://...), or
     # generate = { dataset = "lubm", scales = [1], seed = 0, event_shapes = ["entity"] }
     queries = ["../harness/examples/university/queries/*.rq"]
     windows = ["query", "sliding:5s:1s"]             # "query": the query's own window
@@ -139,6 +139,21 @@ def _resolve_path(text: str, base: Path | None) -> str:
     return str(path.resolve())
 
 
+def is_remote(location: str) -> bool:
+    """Whether ``location`` names a stream on a filesystem other than this machine's (hdfs:, s3a:, ...)."""
+    from generators.hadoop_fs import local_path
+
+    return local_path(location) is None
+
+
+def _stream_location(text: str, base: Path | None) -> str:
+    """A local stream as an absolute path (a ``file:`` URI becomes its path); any other URI as written."""
+    from generators.hadoop_fs import local_path
+
+    local = local_path(text)
+    return text if local is None else _resolve_path(str(local), base)
+
+
 def _expand_queries(patterns, base: Path | None, where: str, key: str) -> tuple[str, ...]:
     found: list[str] = []
     for pattern in patterns:
@@ -196,8 +211,8 @@ def workload_from(table: dict, base: Path | None, where: str, key: str) -> Workl
     engines = table.get("engines", [])
     if not all(isinstance(engine, str) for engine in engines):
         raise ConfigError(f"key {key + '.engines'!r} in {where} must list engine names, not {engines!r}")
-    stream = _resolve_path(table["stream"], base) if "stream" in table else None
-    if stream is not None and not Path(stream).is_dir():
+    stream = _stream_location(table["stream"], base) if "stream" in table else None
+    if stream is not None and not is_remote(stream) and not Path(stream).is_dir():
         raise ConfigError(f"key {key + '.stream'!r} in {where}: stream directory {stream} does not exist")
     return Workload(
         queries=_expand_queries(table["queries"], base, where, f"{key}.queries"),

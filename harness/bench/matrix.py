@@ -16,6 +16,7 @@ from pathlib import Path
 
 from common.errors import ConfigError
 from harness.bench.config import QUERY_WINDOW, BenchConfig, Workload
+from harness.bench.datasets import REMOTE
 
 KEY_COLUMNS = ("engine", "dataset", "scale", "event_shape", "query", "window", "entailment", "max_events")
 
@@ -75,9 +76,9 @@ def read_source(directory: str | Path) -> StreamSource:
 
 
 def workload_sources(workload: Workload, generated: dict) -> list[StreamSource]:
-    """The streams of ``workload``: its directory, or the generated streams (``generated`` maps spec key -> directory)."""
+    """The streams of ``workload``: its directory (a URI's local copy), or the generated streams (``generated``: key -> directory)."""
     if workload.stream is not None:
-        return [read_source(workload.stream)]
+        return [read_source(generated.get((REMOTE, workload.stream), workload.stream))]
     spec = workload.generate
     return [read_source(generated[(spec.dataset, scale, spec.seed, shape, spec.rate)])
             for scale in spec.scales for shape in spec.event_shapes]

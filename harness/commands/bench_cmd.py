@@ -30,7 +30,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--out", type=Path, help=f"run directory (default: {RUNS}/DATE-NAME); an existing run resumes")
     cell = parser.add_argument_group("one cell from the command line (replaces the file's workloads)")
     cell.add_argument("--engine", action="append", help="engine name (repeatable; default: the file's, else all)")
-    cell.add_argument("--stream", type=Path, help="stream directory")
+    cell.add_argument("--stream", help="stream directory: a path, a file:// URI, or any URI Spark can read (hdfs://, s3a://)")
     cell.add_argument("--query", action="append", type=Path, help="query file (.rq; repeatable)")
     cell.add_argument("--window", action="append", help=f"window ({WINDOW_FORMS}; repeatable; default: the query's own)")
     cell.add_argument("--entailment", choices=("none", "rdfs"), help="entailment (default: the query's own)")
