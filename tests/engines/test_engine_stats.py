@@ -113,3 +113,31 @@ def test_delta_counts_ground_bits_and_kept_answers_of_several_components():
     assert column(rows, "ground_patterns") == [1] * 4
     assert column(rows, "ground_bits_set") == [1, 1, 1, 0]
     assert column(rows, "kept_answers") == [0, 1, 1, 1]  # the chain's answer, kept for the product
+
+
+SPARKWAVE_KEYS = {"epsilon_property_nodes", "epsilon_class_nodes", "epsilon_links", "alpha_memories", "alpha_entries",
+                  "join_nodes", "beta_memories", "tokens", "complete_matches", "tokens_refused", "wmes", "expiry_queue",
+                  "answers"}
+
+
+def test_sparkwave_counts_memories_tokens_matches_and_its_expiry_queue():
+    rows = stats_along("sparkwave", chain("sliding:10:1"), WINDOWED)
+    assert all(set(row) == SPARKWAVE_KEYS for row in rows)
+    assert column(rows, "alpha_memories") == [2] * 5 and column(rows, "join_nodes") == [2] * 5  # one per pattern
+    assert column(rows, "beta_memories") == [2] * 5
+    assert column(rows, "alpha_entries") == [1, 2, 2, 1, 1]  # x r y passes no α test: never a WME
+    assert column(rows, "wmes") == [1, 2, 2, 1, 1] and column(rows, "expiry_queue") == [1, 2, 2, 1, 1]
+    assert column(rows, "tokens") == [1, 2, 2, 1, 1]  # a p b's partial token, then the complete one
+    assert column(rows, "complete_matches") == [0, 1, 1, 0, 0] and column(rows, "answers") == [0, 1, 1, 0, 0]
+    assert column(rows, "tokens_refused") == [0] * 5
+    assert column(rows, "epsilon_links") == [0] * 5  # no entailment: no ε node
+
+
+def test_sparkwave_counts_the_epsilon_nodes_and_links_it_keeps():
+    rdfs = "http://www.w3.org/2000/01/rdf-schema#"
+    schema = [(iri("Student"), f"<{rdfs}subClassOf>", iri("Person")), (iri("p"), f"<{rdfs}domain>", iri("Student"))]
+    query = parse_query(f"PREFIX : <{EX}>\nSELECT * WHERE {{ ?x a :Person . ?x :p ?y }}", window="sliding:10:1",
+                        entailment="rdfs")
+    stats = get_engine("sparkwave")(query, schema=schema).stats()
+    # :p (domain Student), Student and Person; links :p -> Student (rdfs2) and Student -> Person (rdfs9)
+    assert (stats["epsilon_property_nodes"], stats["epsilon_class_nodes"], stats["epsilon_links"]) == (1, 2, 2)

@@ -226,6 +226,10 @@ def test_a_delta_that_contradicts_itself_is_caught_even_when_the_answers_after_i
 def test_an_istream_engine_whose_added_answers_lag_is_caught_by_the_added_check_alone():
     result = verify(LaggingIstream, SLIDING, sliding_stream())
     assert kinds(result) == {"added"} and mismatched_instants(result) == {4, 5}
+    held_back, paid_late = result.divergences
+    # at 4 the new answers are missing from Δ⁺; at 5 they come as extra, the answers new at 5 being right
+    assert held_back.missing and held_back.extra == []
+    assert paid_late.missing == [] and paid_late.extra == held_back.missing
 
 
 # ------------------------------------------------------------------ --every K

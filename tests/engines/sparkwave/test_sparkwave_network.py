@@ -69,6 +69,19 @@ def test_epsilon_network_keeps_what_the_query_can_reach_and_flattens_hierarchies
     assert (x("m"), TYPE, x("D")) not in closed
 
 
+def test_class_links_above_the_query_s_classes_stay_when_type_triples_lead_on_to_a_target():
+    # (ann a C), C ⊑ D, :typeOf owl:inverseOf rdf:type ⊨ (D :typeOf ann): no pattern tests D, yet the link
+    # C -> D must stay because a type triple of D goes on (by the inverse of rdf:type) to the pattern
+    schema = [(x("C"), SUBCLASS, x("D")), (x("typeOf"), INVERSE, TYPE)]
+    network = EpsilonNetwork(schema, [("?c", x("typeOf"), "?i")])
+    assert network.classes[x("C")].s_links == (x("D"),)
+    closed = {t for t, _ in network.closure((x("ann"), TYPE, x("C")))}
+    assert {(x("C"), x("typeOf"), x("ann")), (x("D"), x("typeOf"), x("ann"))} <= closed
+    # without such a link from rdf:type, a class no pattern tests is pruned (flattening)
+    plain = EpsilonNetwork([(x("C"), SUBCLASS, x("D"))], [("?c", x("typeOf"), "?i")])
+    assert x("D") not in plain.classes
+
+
 def test_static_data_never_widens_a_token_and_stream_triples_do():
     engine = SparkwaveEngine(query("?x :p ?y . ?y :q ?z"), static=[(x("a"), x("p"), x("b"))])
     engine.push(event(0, 5, (x("b"), x("q"), x("c"))))
