@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
+from common.errors import EngineError
 from engines.model.query import parse_query
 from engines.model.stream import INSERT, Event, Update, Window
+from engines.rdfs import SYMMETRIC, Schema
 from engines.sparkwave import SparkwaveEngine
 from engines.sparkwave.beta import INF
 from engines.sparkwave.epsilon import EpsilonNetwork
@@ -69,17 +73,31 @@ def test_epsilon_network_keeps_what_the_query_can_reach_and_flattens_hierarchies
     assert (x("m"), TYPE, x("D")) not in closed
 
 
-def test_class_links_above_the_query_s_classes_stay_when_type_triples_lead_on_to_a_target():
-    # (ann a C), C ⊑ D, :typeOf owl:inverseOf rdf:type ⊨ (D :typeOf ann): no pattern tests D, yet the link
-    # C -> D must stay because a type triple of D goes on (by the inverse of rdf:type) to the pattern
-    schema = [(x("C"), SUBCLASS, x("D")), (x("typeOf"), INVERSE, TYPE)]
-    network = EpsilonNetwork(schema, [("?c", x("typeOf"), "?i")])
+@pytest.mark.parametrize(("axiom", "pattern", "entailed"), [
+    ((x("typeOf"), INVERSE, TYPE), ("?c", x("typeOf"), "?i"), (x("D"), x("typeOf"), x("ann"))),
+    ((TYPE, SUBPROPERTY, x("q")), ("?i", x("q"), "?c"), (x("ann"), x("q"), x("D"))),
+    ((TYPE, RANGE, x("R")), ("?c", TYPE, x("R")), (x("D"), TYPE, x("R"))),
+    ((TYPE, TYPE, SYMMETRIC), ("?c", TYPE, x("ann")), (x("D"), TYPE, x("ann"))),
+], ids=["inverse", "superproperty", "range", "symmetric"])
+def test_class_links_above_the_query_s_classes_stay_when_type_triples_lead_on_to_a_target(axiom, pattern, entailed):
+    # (ann a C), C ⊑ D: no pattern tests D, yet the link C -> D must stay when a type triple of D goes on,
+    # by a link of rdf:type itself, to a triple the pattern matches
+    schema = [(x("C"), SUBCLASS, x("D")), axiom]
+    network = EpsilonNetwork(schema, [pattern])
     assert network.classes[x("C")].s_links == (x("D"),)
     closed = {t for t, _ in network.closure((x("ann"), TYPE, x("C")))}
-    assert {(x("C"), x("typeOf"), x("ann")), (x("D"), x("typeOf"), x("ann"))} <= closed
-    # without such a link from rdf:type, a class no pattern tests is pruned (flattening)
-    plain = EpsilonNetwork([(x("C"), SUBCLASS, x("D"))], [("?c", x("typeOf"), "?i")])
-    assert x("D") not in plain.classes
+    assert entailed in closed and entailed in set(Schema(schema).consequences((x("ann"), TYPE, x("C"))))
+
+
+def test_without_links_of_rdf_type_a_class_no_pattern_tests_is_not_linked_to():
+    network = EpsilonNetwork([(x("C"), SUBCLASS, x("D")), (x("D"), SUBCLASS, x("E"))], [("?i", TYPE, x("E"))])
+    assert network.classes[x("C")].s_links == (x("E"),)  # flattened past D
+    assert network.classes[x("D")].s_links == (x("E"),)
+
+
+def test_sparkwave_takes_no_options_and_names_the_ones_it_got():
+    with pytest.raises(EngineError, match="engine 'sparkwave' takes no options, got depth, mode"):
+        SparkwaveEngine(query("?s :p ?o"), mode="x", depth=2)
 
 
 def test_static_data_never_widens_a_token_and_stream_triples_do():
