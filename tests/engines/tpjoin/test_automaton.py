@@ -37,6 +37,14 @@ def test_decomposition_into_stars_and_chains():
     assert {frozenset(link) for link in decomposition.chains} == {
         frozenset({at["p"], min(at["q"], at["r"])}), frozenset({at["r"], at["s"]})
     }
+    # the decomposition in words, one line per star (a lone pattern is "single") and per s-o chain link
+    assert sorted(decomposition.describe()) == sorted([
+        f"single {decomposition.star_of[at['p']]} on ?a: patterns [{at['p']}]",
+        f"star {decomposition.star_of[at['q']]} on ?b: patterns {sorted([at['q'], at['r']])}",
+        f"single {decomposition.star_of[at['s']]} on ?d: patterns [{at['s']}]",
+        f"chain: pattern {at['p']} object = subject of pattern {min(at['q'], at['r'])} (s-o)",
+        f"chain: pattern {at['r']} object = subject of pattern {at['s']} (s-o)",
+    ])
 
 
 def test_order_starts_at_the_smallest_view_and_finishes_a_star_before_leaving_it():
