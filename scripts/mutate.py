@@ -133,6 +133,13 @@ def sample(names: list[str], count: int, seed: int | str) -> list[str]:
     return names if count <= 0 or count >= len(names) else sorted(random.Random(f"{seed}").sample(names, count))
 
 
+def draw(names: list[str], count: int, seed: int | str) -> list[str]:
+    """The first ``count`` of a seeded shuffle: a larger draw extends a smaller one, so results carry over."""
+    order = sorted(names)
+    random.Random(f"{seed}").shuffle(order)
+    return sorted(order[:max(count, 0)])
+
+
 def allocate(sizes: dict[str, int], total: int, floor: int) -> dict[str, int]:
     """Stratified allocation of ``total`` draws over strata of ``sizes``: ``floor`` each (so no module goes
     unsampled), the rest proportional to size by largest remainder, never more than a stratum holds."""
@@ -159,7 +166,7 @@ def stratified(found: dict[str, dict[str, int | None]], chosen: dict[str, list[s
     for files in chosen.values():
         share = allocate({m: len(found[m]) for m in files}, per_target, floor)
         for module in files:
-            picked[module] = sample(list(found[module]), share[module], f"{seed}:{module}") if share[module] else []
+            picked[module] = draw(list(found[module]), share[module], f"{seed}:{module}")
     return picked
 
 
