@@ -65,6 +65,8 @@ def test_scan_counts_triples_and_term_characters():
     rows = stats_along("scan", chain("sliding:10:1"), WINDOWED)
     per_triple = len(iri("a")) * 3  # every term here is 13 characters
     assert rows == [{"triples": n, "term_characters": n * per_triple} for n in (1, 2, 3, 4, 4)]
+    two = stats_along("scan", chain("sliding:10:1"), [ev(0, 0, (INSERT, "a", "p", "b"), (INSERT, "ab", "p", "b"))])
+    assert two == [{"triples": 2, "term_characters": 2 * per_triple + 1}]  # every update of an event counts
 
 
 @pytest.mark.parametrize(("name", "evaluations"), [
@@ -141,3 +143,33 @@ def test_sparkwave_counts_the_epsilon_nodes_and_links_it_keeps():
     stats = get_engine("sparkwave")(query, schema=schema).stats()
     # :p (domain Student), Student and Person; links :p -> Student (rdfs2) and Student -> Person (rdfs9)
     assert (stats["epsilon_property_nodes"], stats["epsilon_class_nodes"], stats["epsilon_links"]) == (1, 2, 2)
+
+
+TPJOIN_KEYS = {"view_triples", "view_keys", "dictionary_terms", "persistent_terms", "automata"}
+
+
+@pytest.mark.parametrize(("name", "automata", "joins"), [("tpjoin-lazy", [0, 1, 1, 1, 1], [0, 1, 1, 1, 1]),
+                                                         ("tpjoin-eager", [1, 2, 2, 2, 2], [1, 2, 2, 3, 3])])
+def test_tpjoin_incremental_counts_views_dictionary_automata_and_joins(name, automata, joins):
+    rows = stats_along(name, chain("sliding:10:1"), WINDOWED)
+    assert all(set(row) == TPJOIN_KEYS | {"window_triples", "matches", "filed_keys", "joins"} for row in rows)
+    assert column(rows, "window_triples") == [1, 2, 2, 1, 1] and column(rows, "view_triples") == [1, 2, 2, 1, 1]
+    assert column(rows, "view_keys") == [1, 2, 2, 1, 1]
+    assert column(rows, "dictionary_terms") == [4, 5, 5, 4, 4]  # :p and :q for ever, then the window's terms
+    assert column(rows, "persistent_terms") == [2] * 5 and column(rows, "matches") == [0, 1, 1, 0, 0]
+    assert column(rows, "filed_keys") == [0, 2, 2, 0, 0]
+    # lazy joins once every view has a row; eager joins from each arrival, one automaton per seed pattern
+    assert column(rows, "automata") == automata and column(rows, "joins") == joins
+
+
+@pytest.mark.parametrize(("name", "runs"), [("tpjoin-event", [1, 1, 2]), ("tpjoin-event-nopart", [1, 2, 3])])
+def test_tpjoin_event_counts_automaton_runs_and_keeps_only_the_query_s_terms(name, runs):
+    stream = [ev(0, 0, (INSERT, "a", "p", "b"), (INSERT, "b", "q", "c")), ev(1, 1, (INSERT, "d", "p", "e")),
+              ev(2, 2, (INSERT, "d", "p", "b"), (INSERT, "b", "q", "c"))]
+    rows = stats_along(name, chain("event"), stream)
+    assert all(set(row) == TPJOIN_KEYS | {"answers", "automaton_runs"} for row in rows)
+    # each event is its own window: the views and the event's terms are gone once it is answered
+    assert column(rows, "view_triples") == [0] * 3 and column(rows, "dictionary_terms") == [2] * 3
+    assert column(rows, "automata") == [1] * 3 and column(rows, "answers") == [1, 0, 1]
+    # the partitioned engine skips event 1, whose partition has no :q triple
+    assert column(rows, "automaton_runs") == runs

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engines.delta import explain, explain_text
 from engines.model.query import parse_query
 
@@ -133,3 +135,11 @@ def test_a_query_outside_the_classes_says_so_and_why():
 def test_a_self_loop_is_noted():
     loop = query("loop", "?x :p ?x . ?x :q ?y .")
     assert explain(loop)["notes"] == ["a pattern repeats a variable: a triple matches it only with equal terms in those positions"]
+
+
+def test_an_empty_bgp_is_planned_as_algorithm_1_alone():
+    # the query reader refuses a query without a pattern, but the engines' API takes one: its one answer is
+    # the empty mapping, while the (empty) ground subquery holds
+    empty = replace(query("empty", ":a :p :b ."), patterns=(), variables=())
+    info = explain(empty)
+    assert info["plan"] == "Algorithm 1 (triple match state)" and info["components"] == [] and info["ground"] == []

@@ -119,6 +119,18 @@ def test_sort_merge_keeps_mixed_numeric_types_exact():
     assert set(engine.push(e).added) == set(reeval.push(e).added)
 
 
+
+@pytest.mark.parametrize("op", ["<", "<=", ">", ">="])
+@pytest.mark.parametrize("sides", ["?y {op} ?x", "?x {op} ?y"], ids=["new-first", "bound-first"])
+def test_sort_merge_takes_the_passing_side_for_every_ordering(op, sides):
+    # each operator, written either way round, with equal values on the boundary and a non-numeric row
+    text = "?a :price ?x . ?b :cost ?y . FILTER(" + sides.format(op=op) + ")"
+    triples = ["a1 price 5", "a2 price 10", "b1 cost 3", "b2 cost 5", "b3 cost 10", "b4 cost 12", "b5 cost x"]
+    got, engine = _answers(TPJoinEventEngine, text, *triples)
+    assert next(iter(engine.compiled._automata.values())).states[1].join_type == "sort-merge"
+    want, _ = _answers(ReevalEngine, text, *triples)
+    assert got == want and want
+
 def test_complex_filter_prunes_as_soon_as_its_variables_are_bound():
     text = "?t :fare ?f . ?t :tip ?x . ?t :driver ?d . FILTER(?x * 4 > ?f)"
     got, engine = _answers(TPJoinEventEngine, text, "t1 fare 10", "t1 tip 3", "t1 driver d", "t2 fare 10", "t2 tip 2",
