@@ -338,3 +338,23 @@ def test_engine_options_reach_the_engine():
     assert result.agrees
     with pytest.raises(ConfigError, match="reevaluate must be one of"):
         verify("spectra-rev", SLIDING, sliding_stream(), engine_options={"reevaluate": "never"})
+
+
+def test_the_spark_oracle_is_asked_on_one_session_for_the_checkpoints(monkeypatch):
+    # the wiring only (a Spark session takes seconds to start; tests/oracles checks the Spark oracle itself):
+    # `--oracle spark` hands the Spark oracle the session, this query and stream, and the checked instants
+    import harness.spark
+    import oracles.spark
+
+    session, calls = object(), []
+
+    def spark_oracle(spark, query, stream, instants):
+        calls.append((spark, query, stream, instants))
+        return oracle_answers(query, stream, instants=instants, oracle="rdflib")
+
+    monkeypatch.setattr(harness.spark, "spark_session", lambda app_name: session)
+    monkeypatch.setattr(oracles.spark, "oracle_answers", spark_oracle)
+    stream = sliding_stream()
+    result = verify("reeval", SLIDING, stream, oracle="spark", every=4)
+    assert result.agrees and result.oracle == "spark"
+    assert calls == [(session, SLIDING, stream, checkpoints(SLIDING, stream, 4))]

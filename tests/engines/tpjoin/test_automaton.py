@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from common.errors import StreamError
 from engines.baselines.reeval import ReevalEngine
 from engines.tpjoin.decompose import decompose, sort_and_combine
 from engines.tpjoin.event import TPJoinEventEngine, TPJoinEventNoPartitionEngine
 
-from .helpers import event, mapping, query
+from .helpers import deletion, event, mapping, query
 
 STAR = "?t :taxi ?x . ?t :driver ?d . ?t :fare ?f"
 CHAIN = "?a :p ?b . ?b :q ?c . ?c :r ?d"
@@ -140,3 +141,10 @@ def test_complex_filter_prunes_as_soon_as_its_variables_are_bound():
     at = _indices(text)
     both_bound = max(automaton.order.index(at["fare"]), automaton.order.index(at["tip"]))
     assert [k for k, state in enumerate(automaton.states) if state.filters] == [both_bound]
+
+
+@pytest.mark.parametrize("engine_cls", [TPJoinEventEngine, TPJoinEventNoPartitionEngine], ids=lambda c: c.name)
+def test_a_deletion_in_an_event_window_is_refused_with_the_event_named(engine_cls):
+    engine = engine_cls(query(STAR))
+    with pytest.raises(StreamError, match=r"^event 3: deletions are allowed with unbounded windows only, not event$"):
+        engine.push(deletion(3, 7, "t1 taxi x1"))
