@@ -148,3 +148,12 @@ def test_a_deletion_in_an_event_window_is_refused_with_the_event_named(engine_cl
     engine = engine_cls(query(STAR))
     with pytest.raises(StreamError, match=r"^event 3: deletions are allowed with unbounded windows only, not event$"):
         engine.push(deletion(3, 7, "t1 taxi x1"))
+
+
+@pytest.mark.parametrize("engine_cls", [TPJoinEventEngine, TPJoinEventNoPartitionEngine], ids=lambda c: c.name)
+def test_a_predicate_variable_bound_by_an_earlier_state_must_match(engine_cls):
+    text = "?x ?p ?y . ?y ?p ?z"
+    triples = ["a p b", "b p c", "b q d", "c q e", "e q f", "b r b"]
+    got, _ = _answers(engine_cls, text, *triples)
+    want, _ = _answers(ReevalEngine, text, *triples)
+    assert got == want == {mapping("a", "p", "b", "c"), mapping("c", "q", "e", "f"), mapping("b", "r", "b", "b")}
