@@ -6,8 +6,10 @@ import pytest
 
 from common.errors import StreamError
 from engines.baselines.reeval import ReevalEngine
+from engines.registry import get_engine
 from engines.tpjoin.decompose import decompose, sort_and_combine
 from engines.tpjoin.event import TPJoinEventEngine, TPJoinEventNoPartitionEngine
+from engines.tpjoin.incremental import TPJoinEagerEngine
 
 from .helpers import deletion, event, mapping, query
 
@@ -157,3 +159,27 @@ def test_a_predicate_variable_bound_by_an_earlier_state_must_match(engine_cls):
     got, _ = _answers(engine_cls, text, *triples)
     want, _ = _answers(ReevalEngine, text, *triples)
     assert got == want == {mapping("a", "p", "b", "c"), mapping("c", "q", "e", "f"), mapping("b", "r", "b", "b")}
+
+
+@pytest.mark.parametrize("name", ["tpjoin-event", "tpjoin-event-nopart", "tpjoin-lazy", "tpjoin-eager"])
+@pytest.mark.parametrize("bgp", ["?x :p ?y .", "?x :p ?y . ?y :q ?z ."], ids=["one-pattern", "two-patterns"])
+def test_a_filter_on_a_variable_no_pattern_binds_is_applied_at_the_end(name, bgp):
+    # bound(?nowhere) is never ready (its variable is never bound): it waits for the last state, or, in an
+    # incremental engine's automaton seeded by the only pattern (no state at all), for the end of the run
+    window = "event" if "event" in name else "sliding:10:1"
+    for test, expected in (("bound(?nowhere)", False), ("!bound(?nowhere)", True)):
+        text = f"{bgp} FILTER({test})"
+        got = set(get_engine(name)(query(text, window=window)).push(event(0, 0, "a p b", "b q c")).added)
+        want = set(ReevalEngine(query(text, window=window)).push(event(0, 0, "a p b", "b q c")).added)
+        assert got == want and bool(want) is expected
+
+
+def test_a_seeded_automaton_names_the_seed_as_the_target_of_joins_on_its_variables():
+    at = _indices(CHAIN)
+    compiled = TPJoinEagerEngine(query(CHAIN, window="sliding:10:1")).compiled
+    seeded = compiled.automaton(seed=at["q"])
+    # ?a :p ?b joins the seed ?b :q ?c on ?b, ?c :r ?d on ?c: both target the seed, state -1
+    assert {state.pattern: state.join_target for state in seeded.states} == {at["p"]: -1, at["r"]: -1}
+    assert all(line.endswith("(target -1)") for line in seeded.describe())
+    plain = compiled.automaton()
+    assert plain.states[0].join_target is None and plain.describe()[0].endswith("scan (target None)")
