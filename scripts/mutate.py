@@ -7,8 +7,9 @@ in forked workers; results stay in the work folder, so a run stopped by ``--time
 stopped. Targets, killing suite, the CI sample and the equivalent mutants are in ``scripts/mutate.toml``.
 
     scripts/mutate.py run [--targets spectra,delta] [--sample N] [--time-limit S]   # measure (resumable)
-    scripts/mutate.py run --survivors                                                # after new tests: killed now?
-    scripts/mutate.py report [--survivors]                                           # tables per target and module
+    scripts/mutate.py run --per-target 40 [--floor 1]                                # stratified draw per target
+    scripts/mutate.py run --survivors [--per-target 60]                              # after new tests: killed now?
+    scripts/mutate.py report [--per-target 40] [--survivors]                         # tables per target and module
     scripts/mutate.py quick                                                          # CI: fixed sample, minimum score
 """
 
@@ -251,12 +252,13 @@ def cmd_run(args, config) -> int:
     drawn = stratified(found, chosen, args.per_target, args.floor, args.seed) if args.per_target else {}
     for files in chosen.values():
         for module in files:
-            if args.survivors:  # after new tests: do they kill what survived?
+            if args.survivors:  # after new tests: do they kill what survived? (with --per-target: and the draw)
                 wanted += [name for name, code in found[module].items()
                            if STATUS.get(code) in ("survived", "no tests") and name not in config.get("equivalent", {})]
-                continue
+                if not args.per_target:
+                    continue
             pool = drawn[module] if args.per_target else sample(list(found[module]), args.sample, f"{args.seed}:{module}")
-            wanted += [name for name in pool if args.rerun or found[module][name] is None]
+            wanted += [name for name in pool if (args.rerun or found[module][name] is None) and name not in wanted]
     if args.also_quick:  # the CI sample's mutants, run with the full suite (the report counts only the draw)
         wanted += sorted(set(quick_sample(config, chosen, found)) - set(wanted))
     print(f"mutate: {len(wanted)} mutants to run in {len(modules)} modules", file=sys.stderr)
