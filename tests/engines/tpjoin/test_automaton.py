@@ -40,7 +40,12 @@ def test_decomposition_into_stars_and_chains():
     assert {frozenset(link) for link in decomposition.chains} == {
         frozenset({at["p"], min(at["q"], at["r"])}), frozenset({at["r"], at["s"]})
     }
-    # the decomposition in words, one line per star (a lone pattern is "single") and per s-o chain link
+
+
+def test_the_decomposition_in_words_has_a_line_per_star_and_per_chain_link():
+    at = _indices(SNOWFLAKE)
+    decomposition = decompose(query(SNOWFLAKE).patterns)
+    # a lone pattern is "single"; a chain link is an s-o join to the first pattern of a star
     assert sorted(decomposition.describe()) == sorted([
         f"single {decomposition.star_of[at['p']]} on ?a: patterns [{at['p']}]",
         f"star {decomposition.star_of[at['q']]} on ?b: patterns {sorted([at['q'], at['r']])}",
