@@ -67,3 +67,19 @@ def test_the_window_state_refuses_a_timestamp_before_the_previous_one(spec):
     state.advance(Event(1, 5, ()))  # the same timestamp again is fine
     with pytest.raises(StreamError, match=r"^event 2: timestamp 3 is before the previous 5$"):
         state.advance(Event(2, 3, ()))
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("weird",), "unknown window kind 'weird'; expected one of sliding, event, unbounded"),
+    (("sliding",), "a sliding window needs a range and a slide"),
+    (("sliding", 10), "a sliding window needs a range and a slide"),
+    (("sliding", 10, 0), "sliding window needs 1 <= slide <= range, got range=10ms slide=0ms"),
+    (("sliding", 10, 11), "sliding window needs 1 <= slide <= range, got range=10ms slide=11ms"),
+    (("event", 10), "a event window takes no range or slide"),
+    (("unbounded", None, 5), "a unbounded window takes no range or slide"),
+])
+def test_a_window_that_cannot_be_says_why_exactly(args, message):
+    with pytest.raises(WindowError) as caught:
+        Window(*args)
+    assert str(caught.value) == message
+    assert Window("sliding", 10, 10).slide_ms == 10 and Window("sliding", 10, 1).range_ms == 10  # the bounds hold
