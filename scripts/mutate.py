@@ -7,8 +7,9 @@ in forked workers; results stay in the work folder, so a run stopped by ``--time
 stopped. Targets, killing suite, the CI sample and the equivalent mutants are in ``scripts/mutate.toml``.
 
     scripts/mutate.py run [--targets spectra,delta] [--sample N] [--time-limit S]   # measure (resumable)
-    scripts/mutate.py run --survivors                                                # after new tests: killed now?
-    scripts/mutate.py report [--survivors]                                           # tables per target and module
+    scripts/mutate.py run --per-target 40 [--floor 1]                                # stratified draw per target
+    scripts/mutate.py run --survivors [--per-target 60]                              # after new tests: killed now?
+    scripts/mutate.py report [--per-target 40] [--survivors]                         # tables per target and module
     scripts/mutate.py quick                                                          # CI: fixed sample, minimum score
 """
 
@@ -94,6 +95,9 @@ def prepare(workdir: Path, config: dict, modules: list[str], tests: list[str]) -
                 # tests read engine descriptors from benchmarks/external/ (mutmut copies only sources and tests)
                 'also_copy = ["benchmarks"]\n'
                 'pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:benchmark"]\n'
+                # a mutant's CPU limit is (its tests' time + 1 s) x multiplier x 2; mutmut's default 15 gives a
+                # looping mutant half an hour of a shared core, 3 still leaves six times what its tests take
+                "timeout_multiplier = 3.0\n"
                 "use_git_change_detection = false\n")
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     (workdir / "pyproject.toml").write_text(pyproject + settings, encoding="utf-8")
@@ -130,6 +134,52 @@ def sample(names: list[str], count: int, seed: int | str) -> list[str]:
     return names if count <= 0 or count >= len(names) else sorted(random.Random(f"{seed}").sample(names, count))
 
 
+def draw(names: list[str], count: int, seed: int | str) -> list[str]:
+    """The first ``count`` of a seeded shuffle: a larger draw extends a smaller one, so results carry over."""
+    order = sorted(names)
+    random.Random(f"{seed}").shuffle(order)
+    return sorted(order[:max(count, 0)])
+
+
+def allocate(sizes: dict[str, int], total: int, floor: int) -> dict[str, int]:
+    """Stratified allocation of ``total`` draws over strata of ``sizes``: ``floor`` each (so no module goes
+    unsampled), the rest proportional to size by largest remainder, never more than a stratum holds."""
+    share = {m: min(floor, n) for m, n in sizes.items()}
+    while True:
+        room = {m: n - share[m] for m, n in sizes.items() if n > share[m]}
+        left = total - sum(share.values())
+        if left <= 0 or not room:
+            return share
+        weight = sum(room.values())
+        exact = {m: left * r / weight for m, r in room.items()}
+        extra = {m: min(room[m], int(x)) for m, x in exact.items()}
+        if not any(extra.values()):  # fewer draws left than strata: the largest remainders get one each
+            for m in sorted(exact, key=lambda m: (-(exact[m] - int(exact[m])), m))[:left]:
+                extra[m] = 1
+        for m, x in extra.items():
+            share[m] += x
+
+
+def stratified(found: dict[str, dict[str, int | None]], chosen: dict[str, list[str]], per_target: int,
+               floor: int, seed: int | str) -> dict[str, list[str]]:
+    """Module -> its seeded random draw: ``per_target`` mutants per target, spread over its modules."""
+    picked = {}
+    for files in chosen.values():
+        share = allocate({m: len(found[m]) for m in files}, per_target, floor)
+        for module in files:
+            picked[module] = draw(list(found[module]), share[module], f"{seed}:{module}")
+    return picked
+
+
+def wilson(killed: int, checked: int) -> tuple[float, float] | None:
+    """95% Wilson interval of the kill rate, the sample read as draws from the target's mutants."""
+    if not checked:
+        return None
+    from scipy.stats import binomtest
+    interval = binomtest(killed, checked).proportion_ci(confidence_level=0.95, method="wilson")
+    return interval.low, interval.high
+
+
 def summarise(found: dict[str, dict[str, int | None]], equivalent: dict[str, str], only: set[str] | None = None) -> dict:
     """Per module: counts by status; the score counts time-outs as killed and equivalents apart."""
     rows = {}
@@ -137,27 +187,39 @@ def summarise(found: dict[str, dict[str, int | None]], equivalent: dict[str, str
         counts = Counter()
         for name, code in codes.items():
             if only is not None and name not in only:
+                counts["unsampled"] += 1
                 continue
             counts["equivalent" if name in equivalent else STATUS.get(code, "suspicious")] += 1
         checked = counts["killed"] + counts["timeout"] + counts["survived"] + counts["no tests"] + counts["suspicious"]
-        rows[module] = dict(counts) | {"checked": checked,
-                                       "score": (counts["killed"] + counts["timeout"]) / checked if checked else None}
+        killed = counts["killed"] + counts["timeout"]
+        rows[module] = dict(counts) | {"checked": checked, "score": killed / checked if checked else None,
+                                       "ci": wilson(killed, checked)}
     return rows
 
 
+def score_text(score: float | None, ci: tuple[float, float] | None) -> str:
+    if score is None:
+        return " | "
+    return f"{score:.1%} | {ci[0]:.1%} to {ci[1]:.1%}"
+
+
 def markdown(rows: dict) -> str:
-    lines = ["| module | mutants checked | killed | survived | timed out | no test reaches | equivalent | not run (unsampled, or out of time) | score |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| module | mutants | sampled | killed | survived | timed out | no test reaches | equivalent | sampled, not run | checked | score | 95% CI (Wilson) |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+
+    def line(name: str, row: dict) -> str:
+        every = sum(v for k, v in row.items() if k not in ("score", "ci", "checked"))
+        checked, killed = row["checked"], row.get("killed", 0) + row.get("timeout", 0)
+        score = score_text(killed / checked if checked else None, wilson(killed, checked))
+        return (f"| {name} | {every} | {every - row.get('unsampled', 0)} | {row.get('killed', 0)} | {row.get('survived', 0)} | "
+                f"{row.get('timeout', 0)} | {row.get('no tests', 0)} | {row.get('equivalent', 0)} | {row.get('not checked', 0)} | "
+                f"{checked} | {score} |")
+
     total = Counter()
     for module, row in rows.items():
-        total.update({k: v for k, v in row.items() if k != "score"})
-        score = "" if row["score"] is None else f"{row['score']:.1%}"
-        lines.append(f"| `{module}` | {row['checked']} | {row.get('killed', 0)} | {row.get('survived', 0)} | {row.get('timeout', 0)} | "
-                     f"{row.get('no tests', 0)} | {row.get('equivalent', 0)} | {row.get('not checked', 0)} | {score} |")
-    checked = total["checked"]
-    score = f"{(total['killed'] + total['timeout']) / checked:.1%}" if checked else ""
-    lines.append(f"| all | {checked} | {total['killed']} | {total['survived']} | {total['timeout']} | {total['no tests']} | "
-                 f"{total['equivalent']} | {total['not checked']} | {score} |")
+        total.update({k: v for k, v in row.items() if k not in ("score", "ci")})
+        lines.append(line(f"`{module}`", row))
+    lines.append(line("all", total))
     return "\n".join(lines)
 
 
@@ -167,9 +229,10 @@ def by_target(rows: dict, chosen: dict[str, list[str]]) -> dict:
     for target, files in chosen.items():
         total = Counter()
         for module in files:
-            total.update({k: v for k, v in rows.get(module, {}).items() if k != "score"})
+            total.update({k: v for k, v in rows.get(module, {}).items() if k not in ("score", "ci")})
         killed = total["killed"] + total["timeout"]
-        totals[target] = dict(total) | {"checked": total["checked"], "score": killed / total["checked"] if total["checked"] else None}
+        totals[target] = dict(total) | {"checked": total["checked"], "score": killed / total["checked"] if total["checked"] else None,
+                                        "ci": wilson(killed, total["checked"])}
     return totals
 
 
@@ -186,14 +249,18 @@ def cmd_run(args, config) -> int:
         return 1
     found = results(workdir, modules)
     wanted = []
+    drawn = stratified(found, chosen, args.per_target, args.floor, args.seed) if args.per_target else {}
     for files in chosen.values():
         for module in files:
-            if args.survivors:  # after new tests: do they kill what survived?
+            if args.survivors:  # after new tests: do they kill what survived? (with --per-target: and the draw)
                 wanted += [name for name, code in found[module].items()
                            if STATUS.get(code) in ("survived", "no tests") and name not in config.get("equivalent", {})]
-                continue
-            pool = sample(list(found[module]), args.sample, f"{args.seed}:{module}")
-            wanted += [name for name in pool if args.rerun or found[module][name] is None]
+                if not args.per_target:
+                    continue
+            pool = drawn[module] if args.per_target else sample(list(found[module]), args.sample, f"{args.seed}:{module}")
+            wanted += [name for name in pool if (args.rerun or found[module][name] is None) and name not in wanted]
+    if args.also_quick:  # the CI sample's mutants, run with the full suite (the report counts only the draw)
+        wanted += sorted(set(quick_sample(config, chosen, found)) - set(wanted))
     print(f"mutate: {len(wanted)} mutants to run in {len(modules)} modules", file=sys.stderr)
     started = time.monotonic()
     if wanted:
@@ -206,7 +273,10 @@ def cmd_report(args, config, chosen=None) -> int:
     chosen = chosen or target_modules(config, args.targets or list(config["targets"]))
     workdir = Path(args.workdir).resolve()
     found = results(workdir, [m for files in chosen.values() for m in files])
-    rows = summarise(found, config.get("equivalent", {}))
+    only = None
+    if args.per_target:  # count the stratified draw only, whatever else has a result
+        only = {name for names in stratified(found, chosen, args.per_target, args.floor, args.seed).values() for name in names}
+    rows = summarise(found, config.get("equivalent", {}), only)
     targets = by_target(rows, chosen)
     print(markdown(targets).replace("| module |", "| target |").replace("| `", "| ").replace("` |", " |"))
     print()
@@ -222,6 +292,15 @@ def cmd_report(args, config, chosen=None) -> int:
     return 0
 
 
+def quick_sample(config: dict, chosen: dict[str, list[str]], found: dict[str, dict[str, int | None]]) -> set[str]:
+    """The CI's mutants: ``per_target`` drawn (seeded) from each target's non-equivalent mutants."""
+    quick, picked = config["quick"], set()
+    for target, files in chosen.items():
+        names = [name for module in files for name in found[module] if name not in config.get("equivalent", {})]
+        picked |= set(sample(names, quick["per_target"], f"{quick['seed']}:{target}"))
+    return picked
+
+
 def cmd_quick(args, config) -> int:
     """CI: the same seeded sample from every target; fails when its score drops below the recorded minimum."""
     quick = config["quick"]
@@ -233,11 +312,7 @@ def cmd_quick(args, config) -> int:
     prepare(workdir, config, modules, killing_suite(config, quick["tests"]))
     if mutmut(workdir, config, []) != 0:
         return 1
-    found = results(workdir, modules)
-    picked = set()
-    for target, files in chosen.items():
-        names = [name for module in files for name in found[module] if name not in config.get("equivalent", {})]
-        picked |= set(sample(names, quick["per_target"], f"{quick['seed']}:{target}"))
+    picked = quick_sample(config, chosen, results(workdir, modules))
     mutmut(workdir, config, ["run", "--max-children", str(args.jobs), *sorted(picked)], args.time_limit)
     rows = summarise(results(workdir, modules), config.get("equivalent", {}), only=picked)
     print(markdown(rows))
@@ -253,6 +328,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("command", choices=["run", "report", "quick"])
     parser.add_argument("--targets", type=lambda text: [t for t in text.split(",") if t], default=None)
     parser.add_argument("--sample", type=int, default=0, help="mutants per module, seeded (0: all)")
+    parser.add_argument("--per-target", type=int, default=0,
+                        help="run: a stratified sample of this many mutants per target, seeded, spread over its "
+                             "modules in proportion to their mutants (overrides --sample)")
+    parser.add_argument("--also-quick", action="store_true", help="run: also the CI sample's mutants")
+    parser.add_argument("--floor", type=int, default=3, help="with --per-target: at least this many per module")
     parser.add_argument("--seed", default="14")
     parser.add_argument("--rerun", action="store_true", help="run sampled mutants again even when they have a result")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds; results so far are kept")

@@ -65,6 +65,8 @@ def test_scan_counts_triples_and_term_characters():
     rows = stats_along("scan", chain("sliding:10:1"), WINDOWED)
     per_triple = len(iri("a")) * 3  # every term here is 13 characters
     assert rows == [{"triples": n, "term_characters": n * per_triple} for n in (1, 2, 3, 4, 4)]
+    two = stats_along("scan", chain("sliding:10:1"), [ev(0, 0, (INSERT, "a", "p", "b"), (INSERT, "ab", "p", "b"))])
+    assert two == [{"triples": 2, "term_characters": 2 * per_triple + 1}]  # every update of an event counts
 
 
 @pytest.mark.parametrize(("name", "evaluations"), [
@@ -113,3 +115,61 @@ def test_delta_counts_ground_bits_and_kept_answers_of_several_components():
     assert column(rows, "ground_patterns") == [1] * 4
     assert column(rows, "ground_bits_set") == [1, 1, 1, 0]
     assert column(rows, "kept_answers") == [0, 1, 1, 1]  # the chain's answer, kept for the product
+
+
+SPARKWAVE_KEYS = {"epsilon_property_nodes", "epsilon_class_nodes", "epsilon_links", "alpha_memories", "alpha_entries",
+                  "join_nodes", "beta_memories", "tokens", "complete_matches", "tokens_refused", "wmes", "expiry_queue",
+                  "answers"}
+
+
+def test_sparkwave_counts_memories_tokens_matches_and_its_expiry_queue():
+    rows = stats_along("sparkwave", chain("sliding:10:1"), WINDOWED)
+    assert all(set(row) == SPARKWAVE_KEYS for row in rows)
+    assert column(rows, "alpha_memories") == [2] * 5 and column(rows, "join_nodes") == [2] * 5  # one per pattern
+    assert column(rows, "beta_memories") == [2] * 5
+    assert column(rows, "alpha_entries") == [1, 2, 2, 1, 1]  # x r y passes no α test: never a WME
+    assert column(rows, "wmes") == [1, 2, 2, 1, 1] and column(rows, "expiry_queue") == [1, 2, 2, 1, 1]
+    assert column(rows, "tokens") == [1, 2, 2, 1, 1]  # a p b's partial token, then the complete one
+    assert column(rows, "complete_matches") == [0, 1, 1, 0, 0] and column(rows, "answers") == [0, 1, 1, 0, 0]
+    assert column(rows, "tokens_refused") == [0] * 5
+    assert column(rows, "epsilon_links") == [0] * 5  # no entailment: no ε node
+
+
+def test_sparkwave_counts_the_epsilon_nodes_and_links_it_keeps():
+    rdfs = "http://www.w3.org/2000/01/rdf-schema#"
+    schema = [(iri("Student"), f"<{rdfs}subClassOf>", iri("Person")), (iri("p"), f"<{rdfs}domain>", iri("Student"))]
+    query = parse_query(f"PREFIX : <{EX}>\nSELECT * WHERE {{ ?x a :Person . ?x :p ?y }}", window="sliding:10:1",
+                        entailment="rdfs")
+    stats = get_engine("sparkwave")(query, schema=schema).stats()
+    # :p (domain Student), Student and Person; links :p -> Student (rdfs2) and Student -> Person (rdfs9)
+    assert (stats["epsilon_property_nodes"], stats["epsilon_class_nodes"], stats["epsilon_links"]) == (1, 2, 2)
+
+
+TPJOIN_KEYS = {"view_triples", "view_keys", "dictionary_terms", "persistent_terms", "automata"}
+
+
+@pytest.mark.parametrize(("name", "automata", "joins"), [("tpjoin-lazy", [0, 1, 1, 1, 1], [0, 1, 1, 1, 1]),
+                                                         ("tpjoin-eager", [1, 2, 2, 2, 2], [1, 2, 2, 3, 3])])
+def test_tpjoin_incremental_counts_views_dictionary_automata_and_joins(name, automata, joins):
+    rows = stats_along(name, chain("sliding:10:1"), WINDOWED)
+    assert all(set(row) == TPJOIN_KEYS | {"window_triples", "matches", "filed_keys", "joins"} for row in rows)
+    assert column(rows, "window_triples") == [1, 2, 2, 1, 1] and column(rows, "view_triples") == [1, 2, 2, 1, 1]
+    assert column(rows, "view_keys") == [1, 2, 2, 1, 1]
+    assert column(rows, "dictionary_terms") == [4, 5, 5, 4, 4]  # :p and :q for ever, then the window's terms
+    assert column(rows, "persistent_terms") == [2] * 5 and column(rows, "matches") == [0, 1, 1, 0, 0]
+    assert column(rows, "filed_keys") == [0, 2, 2, 0, 0]
+    # lazy joins once every view has a row; eager joins from each arrival, one automaton per seed pattern
+    assert column(rows, "automata") == automata and column(rows, "joins") == joins
+
+
+@pytest.mark.parametrize(("name", "runs"), [("tpjoin-event", [1, 1, 2]), ("tpjoin-event-nopart", [1, 2, 3])])
+def test_tpjoin_event_counts_automaton_runs_and_keeps_only_the_query_s_terms(name, runs):
+    stream = [ev(0, 0, (INSERT, "a", "p", "b"), (INSERT, "b", "q", "c")), ev(1, 1, (INSERT, "d", "p", "e")),
+              ev(2, 2, (INSERT, "d", "p", "b"), (INSERT, "b", "q", "c"))]
+    rows = stats_along(name, chain("event"), stream)
+    assert all(set(row) == TPJOIN_KEYS | {"answers", "automaton_runs"} for row in rows)
+    # each event is its own window: the views and the event's terms are gone once it is answered
+    assert column(rows, "view_triples") == [0] * 3 and column(rows, "dictionary_terms") == [2] * 3
+    assert column(rows, "automata") == [1] * 3 and column(rows, "answers") == [1, 0, 1]
+    # the partitioned engine skips event 1, whose partition has no :q triple
+    assert column(rows, "automaton_runs") == runs

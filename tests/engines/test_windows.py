@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from common.errors import WindowError
-from engines.model.stream import Window
+from common.errors import StreamError, WindowError
+from engines.model.stream import INSERT, Event, Update, Window
 from engines.model.windows import parse_duration, parse_iso_duration, parse_window
+from engines.window_state import WindowState
 
 
 @pytest.mark.parametrize(("text", "ms"), [
@@ -56,3 +57,29 @@ def test_window_start_follows_the_formula():
     assert [window.start(t) for t in (0, 1, 2, 3, 5, 6, 9)] == [-2, -2, 0, 0, 2, 4, 6]
     assert Window.tumbling(4).start(7) == 4
     assert Window("unbounded").start(7) is None
+
+
+@pytest.mark.parametrize("spec", ["unbounded", "sliding:10:1", "event"])
+def test_the_window_state_refuses_a_timestamp_before_the_previous_one(spec):
+    state = WindowState(parse_window(spec))
+    triple = ("<http://ex/a>", "<http://ex/p>", "<http://ex/b>")
+    state.advance(Event(0, 5, (Update(INSERT, *triple),)))
+    state.advance(Event(1, 5, ()))  # the same timestamp again is fine
+    with pytest.raises(StreamError, match=r"^event 2: timestamp 3 is before the previous 5$"):
+        state.advance(Event(2, 3, ()))
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("weird",), "unknown window kind 'weird'; expected one of sliding, event, unbounded"),
+    (("sliding",), "a sliding window needs a range and a slide"),
+    (("sliding", 10), "a sliding window needs a range and a slide"),
+    (("sliding", 10, 0), "sliding window needs 1 <= slide <= range, got range=10ms slide=0ms"),
+    (("sliding", 10, 11), "sliding window needs 1 <= slide <= range, got range=10ms slide=11ms"),
+    (("event", 10), "a event window takes no range or slide"),
+    (("unbounded", None, 5), "a unbounded window takes no range or slide"),
+])
+def test_a_window_that_cannot_be_says_why_exactly(args, message):
+    with pytest.raises(WindowError) as caught:
+        Window(*args)
+    assert str(caught.value) == message
+    assert Window("sliding", 10, 10).slide_ms == 10 and Window("sliding", 10, 1).range_ms == 10  # the bounds hold

@@ -226,6 +226,10 @@ def test_a_delta_that_contradicts_itself_is_caught_even_when_the_answers_after_i
 def test_an_istream_engine_whose_added_answers_lag_is_caught_by_the_added_check_alone():
     result = verify(LaggingIstream, SLIDING, sliding_stream())
     assert kinds(result) == {"added"} and mismatched_instants(result) == {4, 5}
+    held_back, paid_late = result.divergences
+    # at 4 the new answers are missing from Δ⁺; at 5 they come as extra, the answers new at 5 being right
+    assert held_back.missing and held_back.extra == []
+    assert paid_late.missing == [] and paid_late.extra == held_back.missing
 
 
 # ------------------------------------------------------------------ --every K
@@ -334,3 +338,23 @@ def test_engine_options_reach_the_engine():
     assert result.agrees
     with pytest.raises(ConfigError, match="reevaluate must be one of"):
         verify("spectra-rev", SLIDING, sliding_stream(), engine_options={"reevaluate": "never"})
+
+
+def test_the_spark_oracle_is_asked_on_one_session_for_the_checkpoints(monkeypatch):
+    # the wiring only (a Spark session takes seconds to start; tests/oracles checks the Spark oracle itself):
+    # `--oracle spark` hands the Spark oracle the session, this query and stream, and the checked instants
+    import harness.spark
+    import oracles.spark
+
+    session, calls = object(), []
+
+    def spark_oracle(spark, query, stream, instants):
+        calls.append((spark, query, stream, instants))
+        return oracle_answers(query, stream, instants=instants, oracle="rdflib")
+
+    monkeypatch.setattr(harness.spark, "spark_session", lambda app_name: session)
+    monkeypatch.setattr(oracles.spark, "oracle_answers", spark_oracle)
+    stream = sliding_stream()
+    result = verify("reeval", SLIDING, stream, oracle="spark", every=4)
+    assert result.agrees and result.oracle == "spark"
+    assert calls == [(session, SLIDING, stream, checkpoints(SLIDING, stream, 4))]

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
+from common.errors import EngineError
 from engines.model.query import parse_query
 from engines.model.stream import INSERT, Event, Update, Window
+from engines.rdfs import SYMMETRIC, Schema
 from engines.sparkwave import SparkwaveEngine
 from engines.sparkwave.beta import INF
 from engines.sparkwave.epsilon import EpsilonNetwork
@@ -69,6 +73,44 @@ def test_epsilon_network_keeps_what_the_query_can_reach_and_flattens_hierarchies
     assert (x("m"), TYPE, x("D")) not in closed
 
 
+@pytest.mark.parametrize(("axiom", "pattern", "entailed"), [
+    ((x("typeOf"), INVERSE, TYPE), ("?c", x("typeOf"), "?i"), (x("D"), x("typeOf"), x("ann"))),
+    ((TYPE, SUBPROPERTY, x("q")), ("?i", x("q"), "?c"), (x("ann"), x("q"), x("D"))),
+    ((TYPE, RANGE, x("R")), ("?c", TYPE, x("R")), (x("D"), TYPE, x("R"))),
+    ((TYPE, TYPE, SYMMETRIC), ("?c", TYPE, x("ann")), (x("D"), TYPE, x("ann"))),
+], ids=["inverse", "superproperty", "range", "symmetric"])
+def test_class_links_above_the_query_s_classes_stay_when_type_triples_lead_on_to_a_target(axiom, pattern, entailed):
+    # (ann a C), C ⊑ D: no pattern tests D, yet the link C -> D must stay when a type triple of D goes on,
+    # by a link of rdf:type itself, to a triple the pattern matches
+    schema = [(x("C"), SUBCLASS, x("D")), axiom]
+    network = EpsilonNetwork(schema, [pattern])
+    assert network.classes[x("C")].s_links == (x("D"),)
+    closed = {t for t, _ in network.closure((x("ann"), TYPE, x("C")))}
+    assert entailed in closed and entailed in set(Schema(schema).consequences((x("ann"), TYPE, x("C"))))
+
+
+def test_without_links_of_rdf_type_a_class_no_pattern_tests_is_not_linked_to():
+    network = EpsilonNetwork([(x("C"), SUBCLASS, x("D")), (x("D"), SUBCLASS, x("E"))], [("?i", TYPE, x("E"))])
+    assert network.classes[x("C")].s_links == (x("E"),)  # flattened past D
+    assert network.classes[x("D")].s_links == (x("E"),)
+
+
+
+def test_a_type_triple_entering_by_the_rdf_type_node_reaches_the_memories_of_its_class():
+    # rdf:type has a domain, so it has an ε node; :C is in no axiom, so it has none: (ann a :C) enters
+    # by the rdf:type node and must still reach the α memory of the pattern ?x a :C (found by its class)
+    schema = [(TYPE, DOMAIN, x("Thing"))]
+    engine = SparkwaveEngine(query("?x a :C", entailment="rdfs"), schema=schema)
+    assert engine.epsilon.properties[TYPE] and x("C") not in engine.epsilon.classes
+    assert engine.push(event(0, 0, (x("ann"), TYPE, x("C")))).added == [(x("ann"),)]
+    both = SparkwaveEngine(query("?x a :C . ?x a :Thing", entailment="rdfs"), schema=schema)
+    assert both.push(event(0, 0, (x("ann"), TYPE, x("C")))).added == [(x("ann"),)]
+
+def test_sparkwave_takes_no_options_and_names_the_ones_it_got():
+    with pytest.raises(EngineError, match="engine 'sparkwave' takes no options, got depth, mode"):
+        SparkwaveEngine(query("?s :p ?o"), mode="x", depth=2)
+
+
 def test_static_data_never_widens_a_token_and_stream_triples_do():
     engine = SparkwaveEngine(query("?x :p ?y . ?y :q ?z"), static=[(x("a"), x("p"), x("b"))])
     engine.push(event(0, 5, (x("b"), x("q"), x("c"))))
@@ -96,6 +138,17 @@ def test_a_triple_leaving_at_this_instant_is_refused_by_the_interval_test():
     assert engine.rete.stats()["tokens_refused"] == 1
     assert engine.rete.stats()["alpha_entries"] == 1  # and the collector took it
 
+
+
+@pytest.mark.parametrize("first", [0, 1], ids=["p-first", "q-first"])
+def test_a_join_with_a_triple_that_has_left_but_is_not_yet_collected_is_refused_once(first):
+    # the window's start moves before collection: a new token meeting the expired triple (left activation,
+    # in one of the two arrival orders) or the expired token meeting the new triple (right activation) is refused
+    triples = [(x("a"), x("p"), x("b")), (x("b"), x("q"), x("c"))]
+    engine = SparkwaveEngine(query("?x :p ?y . ?y :q ?z", window="sliding:4:1"))
+    engine.push(event(0, 0, triples[first]))
+    assert not engine.push(event(1, 6, triples[1 - first])).added
+    assert engine.rete.stats()["tokens_refused"] == 1
 
 def test_window_kinds_tumbling():
     engine = SparkwaveEngine(query("?x :p ?y . ?y :q ?z").with_window(Window.tumbling(10)))

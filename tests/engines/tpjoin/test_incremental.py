@@ -105,3 +105,14 @@ def test_lazy_equals_eager_equals_reeval_at_every_instant(data):
             delta = engine.push(e)
             held[k] = (held[k] - set(delta.removed)) | set(delta.added)
         assert held[0] == held[1] == held[2], f"event {e.index}"
+
+
+@pytest.mark.parametrize("engine_cls", [TPJoinIncrementalEngine, TPJoinEagerEngine], ids=lambda c: c.name)
+def test_every_static_triple_enters_the_views_even_when_its_routes_look_like_an_encoded_triple(engine_cls):
+    # three variable-only patterns: every triple routes to patterns (0, 1, 2), which is also the encoding
+    # of the first static triple here (its terms are the dictionary's first ids); the static set is of triples
+    static = [mapping("s", "p", "o"), mapping("t", "p", "u")]
+    text = "?a ?b ?c . ?d ?e ?f . ?g ?h ?i"
+    got = set(engine_cls(query(text, window="sliding:10:1"), static=static).push(event(0, 0)).added)
+    want = set(ReevalEngine(query(text, window="sliding:10:1"), static=static).push(event(0, 0)).added)
+    assert got == want and len(want) == 8  # 2 x 2 x 2
