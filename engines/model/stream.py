@@ -93,7 +93,7 @@ class Window:
                     f"sliding window needs 1 <= slide <= range, got range={self.range_ms}ms slide={self.slide_ms}ms"
                 )
         elif self.range_ms is not None or self.slide_ms is not None:
-            raise WindowError(f"a {self.kind} window takes no range or slide")
+            raise WindowError(f"an {self.kind} window takes no range or slide")
 
     @classmethod
     def sliding(cls, range_ms: int, slide_ms: int = 1) -> Window:

@@ -75,8 +75,8 @@ def test_the_window_state_refuses_a_timestamp_before_the_previous_one(spec):
     (("sliding", 10), "a sliding window needs a range and a slide"),
     (("sliding", 10, 0), "sliding window needs 1 <= slide <= range, got range=10ms slide=0ms"),
     (("sliding", 10, 11), "sliding window needs 1 <= slide <= range, got range=10ms slide=11ms"),
-    (("event", 10), "a event window takes no range or slide"),
-    (("unbounded", None, 5), "a unbounded window takes no range or slide"),
+    (("event", 10), "an event window takes no range or slide"),
+    (("unbounded", None, 5), "an unbounded window takes no range or slide"),
 ])
 def test_a_window_that_cannot_be_says_why_exactly(args, message):
     with pytest.raises(WindowError) as caught:
