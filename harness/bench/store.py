@@ -143,34 +143,63 @@ def write_cells(run_dir: Path) -> pd.DataFrame:
 
 
 def write_series(run_dir: Path) -> None:
-    """Rebuild rss.parquet and latency.parquet from the parts (at the end of a run)."""
-    rss_frames, latency_frames = [], []
-    for path, part in _parts(run_dir):
-        if part["repetition"] == VERIFY_PART:
-            continue
-        ids = {"cell_id": part["cell_id"], "repetition": part["repetition"]}
-        if part["rss"]:
-            series = np.asarray([(point + [None])[:3] for point in part["rss"]], dtype=float)  # older parts: no events
-            rss_frames.append(pd.DataFrame({**ids, "t_s": series[:, 0], "rss_bytes": series[:, 1].astype(np.int64),
-                                            "events": series[:, 2]}))
-        latency_file = path.with_suffix(".latency.npy")
-        if latency_file.exists():
+    """Rebuild rss.parquet and latency.parquet from the parts (at the end of a run), one part in memory at a time.
+
+    A run with windows of 10^6 events holds ~10^8 latencies: gathered into one DataFrame they took 23 GB and
+    the kernel killed the run at its last step, so each part is written as its own row group as it is read."""
+    import pyarrow as pa
+
+    parts = [(path, part) for path, part in _parts(run_dir) if part["repetition"] != VERIFY_PART]
+    with_e2e = any(path.with_suffix(".e2e.npy").exists() for path, _ in parts)
+    rss_schema = pa.schema([("cell_id", pa.string()), ("repetition", pa.int64()), ("t_s", pa.float64()),
+                            ("rss_bytes", pa.int64()), ("events", pa.float64())])
+    latency_schema = pa.schema([("cell_id", pa.string()), ("repetition", pa.int64()), ("pass", pa.int64()),
+                                ("event", pa.int64()), ("latency_ms", pa.float64())]
+                               + ([("e2e_ms", pa.float64())] if with_e2e else []))
+
+    def rss_tables():
+        for _, part in parts:
+            if part["rss"]:
+                series = np.asarray([(point + [None])[:3] for point in part["rss"]], dtype=float)  # older: no events
+                yield pa.table({"cell_id": [part["cell_id"]] * len(series),
+                                "repetition": np.full(len(series), part["repetition"], dtype=np.int64),
+                                "t_s": series[:, 0], "rss_bytes": series[:, 1].astype(np.int64),
+                                "events": series[:, 2]}, schema=rss_schema)
+
+    def latency_tables():
+        for path, part in parts:
+            latency_file = path.with_suffix(".latency.npy")
+            if not latency_file.exists():
+                continue
             latencies = np.load(latency_file)
-            per_pass = int(part["row"].get("events") or 0) or len(latencies)
-            frame = pd.DataFrame({**ids, "pass": np.arange(len(latencies)) // per_pass,
-                                  "event": np.arange(len(latencies)) % per_pass, "latency_ms": latencies / 1e6})
-            e2e_file = path.with_suffix(".e2e.npy")
-            if e2e_file.exists():
-                ends = np.load(e2e_file)
-                frame["e2e_ms"] = np.nan
-                frame.loc[: len(ends) - 1, "e2e_ms"] = ends / 1e6
-            latency_frames.append(frame)
-    empty_rss = pd.DataFrame({"cell_id": [], "repetition": [], "t_s": [], "rss_bytes": [], "events": []})
-    empty_latency = pd.DataFrame({"cell_id": [], "repetition": [], "pass": [], "event": [], "latency_ms": []})
-    rss = pd.concat(rss_frames, ignore_index=True) if rss_frames else empty_rss
-    latency = pd.concat(latency_frames, ignore_index=True) if latency_frames else empty_latency
-    write_atomically(Path(run_dir) / RSS_PARQUET, _parquet_bytes(rss))
-    write_atomically(Path(run_dir) / LATENCY_PARQUET, _parquet_bytes(latency))
+            per_pass = int(part["row"].get("events") or 0) or len(latencies) or 1
+            columns = {"cell_id": pa.array([part["cell_id"]] * len(latencies), pa.string()),
+                       "repetition": np.full(len(latencies), part["repetition"], dtype=np.int64),
+                       "pass": np.arange(len(latencies)) // per_pass, "event": np.arange(len(latencies)) % per_pass,
+                       "latency_ms": latencies / 1e6}
+            if with_e2e:
+                e2e = np.full(len(latencies), np.nan)
+                e2e_file = path.with_suffix(".e2e.npy")
+                if e2e_file.exists():
+                    ends = np.load(e2e_file)[: len(latencies)]
+                    e2e[: len(ends)] = ends / 1e6
+                columns["e2e_ms"] = e2e
+            yield pa.table(columns, schema=latency_schema)
+
+    _write_parquet_parts(Path(run_dir) / RSS_PARQUET, rss_schema, rss_tables())
+    _write_parquet_parts(Path(run_dir) / LATENCY_PARQUET, latency_schema, latency_tables())
+
+
+def _write_parquet_parts(path: Path, schema, tables) -> None:
+    """``path`` holds every table of ``tables`` (one row group each) or keeps what it held before."""
+    import pyarrow.parquet as pq
+
+    def fill(handle) -> None:
+        with pq.ParquetWriter(handle, schema) as writer:
+            for table in tables:
+                writer.write_table(table)
+
+    replace_atomically(path, fill, binary=True)
 
 
 def _read_table(run_dir: str | Path, name: str) -> pd.DataFrame:

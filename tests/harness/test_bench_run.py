@@ -69,6 +69,33 @@ def test_series_are_stored(tiny_run):
     assert len(rss) >= 8 and (rss["rss_bytes"] > 0).all()
 
 
+def test_the_series_files_hold_every_part_row_for_row_one_row_group_each(tiny_run, tmp_path):
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    run = tmp_path / "run"
+    shutil.copytree(tiny_run, run)
+    parts = sorted(run.glob("parts/*/r[0-9]*.latency.npy"))
+    paced = parts[0].with_name(parts[0].name.replace(".latency.npy", ".e2e.npy"))
+    np.save(paced, np.array([2e6, 3e6]))  # a paced repetition: end-to-end latencies of its first two events
+    (run / "latency.parquet").unlink()
+    store.write_series(run)
+    stored = pq.ParquetFile(run / "latency.parquet")
+    assert stored.metadata.num_row_groups == len(parts)
+    latencies = store.load_latencies(run)
+    for path in parts:
+        cell_id, repetition = path.parent.name, int(path.name.split(".")[0][1:])
+        rows = latencies[(latencies.cell_id == cell_id) & (latencies.repetition == repetition)]
+        assert np.allclose(rows.latency_ms.to_numpy(), np.load(path) / 1e6)
+        assert list(rows.event) == list(range(len(rows)))
+        e2e = rows.e2e_ms.to_numpy()
+        if path == parts[0]:
+            assert list(e2e[:2]) == [2.0, 3.0] and np.isnan(e2e[2:]).all()
+        else:
+            assert np.isnan(e2e).all()
+    assert "e2e_ms" not in store.load_latencies(tiny_run).columns  # no paced part: no column
+
+
 def test_latencies_can_be_cut_to_quantiles_per_repetition(tiny_run):
     whole = store.load_latencies(tiny_run)
     cut = store.load_latencies(tiny_run, per_repetition=5)
