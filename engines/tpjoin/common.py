@@ -16,6 +16,7 @@ from engines.tpjoin.decompose import decompose, sort_and_combine
 from engines.tpjoin.dictionary import SynchronisedDictionary
 from engines.tpjoin.partition import Partitioner, shape_patterns
 from engines.tpjoin.views import View
+from engines.tpjoin.wholegraph import WholeGraph
 
 
 def reject_options(engine_name: str, options: dict) -> None:
@@ -37,7 +38,7 @@ class CompiledQuery:
         if partitioned:
             self.views = [View(with_predicates=shape.predicate is None) for shape in self.shapes]
         else:
-            whole = View(with_predicates=True)  # E-CGPM*: every pattern reads the whole event
+            whole = WholeGraph()  # E-CGPM*: every pattern reads the whole event, unindexed
             self.views = [whole] * len(self.shapes)
         self.decomposition = decompose(query.patterns)
         self._automata: dict[tuple, Automaton] = {}
@@ -64,7 +65,7 @@ class CompiledQuery:
         if automaton is None:
             automaton = self._automata[key] = Automaton(
                 order, self.shapes, self.views, self.query.variables, self.complex_filters, self.dictionary,
-                seed=seed, test=None if self.partitioned else self.partitioner.accepts,
+                seed=seed, selector=None if self.partitioned else self.partitioner.selector,
             )
         return automaton
 
@@ -88,7 +89,7 @@ class CompiledQuery:
         distinct = {id(view): view for view in self.views}.values()
         return {
             "view_triples": sum(len(view) for view in distinct),
-            "view_keys": sum(view.pairs.key_count() for view in distinct),
+            "view_keys": sum(view.pairs.key_count() for view in distinct if isinstance(view, View)),
             "dictionary_terms": len(self.dictionary),
             "persistent_terms": self.dictionary.persistent_size,
             "automata": len(self._automata),

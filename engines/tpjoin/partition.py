@@ -98,7 +98,7 @@ class Partitioner:
             )
             for shape in shapes
         }
-        # the unpartitioned variant tests every pattern on every triple at join time, predicate included
+        # every test of a pattern, predicate included: E-CGPM* makes them at join time (``selector``)
         self._full_checks = {
             shape.index: (
                 tuple((position, dictionary.encode(term)) for position, term in shape.constants),
@@ -142,8 +142,23 @@ class Partitioner:
         return triple, routes
 
     def accepts(self, index: int, triple: tuple[int, int, int]) -> bool:
-        """Pass 2 for one pattern on an encoded triple (also the join-time test of the unpartitioned variant)."""
+        """Every test of one pattern (predicate included) on an encoded triple."""
         return self._accepts(triple, *self._full_checks[index])
+
+    def selector(self, index: int):
+        """E-CGPM*'s join-time scan for pattern ``index``: encoded triples -> those that instantiate the pattern."""
+        constants, equalities, value_tests = self._full_checks[index]
+        predicate = [term_id for position, term_id in constants if position == 1]
+        rest = (tuple(c for c in constants if c[0] != 1), equalities, value_tests)
+        accepts = self._accepts
+        if predicate:
+            p = predicate[0]
+            if not any(rest):
+                return lambda triples: [t for t in triples if t[1] == p]
+            return lambda triples: [t for t in triples if t[1] == p and accepts(t, *rest)]
+        if not any(rest):
+            return list
+        return lambda triples: [t for t in triples if accepts(t, *rest)]
 
     def _accepts(self, triple, constants, equalities, value_tests) -> bool:
         for position, term_id in constants:
