@@ -44,6 +44,9 @@ class CompiledQuery:
         self._automata: dict[tuple, Automaton] = {}
         self._orders: dict[tuple, tuple[int, ...]] = {}  # (seed, sizes) -> SortAndCombine's order, memoised
         self.predicates = self.partitioner.predicates if partitioned else None
+        # route(s, p, o): Algorithm 1 for one triple, (encoded triple, pattern indices) or None when pruned;
+        # bound once, since it runs per stream triple
+        self.route = self.partitioner.route if partitioned else self._whole_route
 
     def sizes(self, extra: dict[int, list] | None = None) -> list[int]:
         if extra:
@@ -78,10 +81,8 @@ class CompiledQuery:
             return lambda triple: (triple[position],)
         return lambda triple: tuple([triple[p] for p in positions])
 
-    def route(self, s: str, p: str, o: str):
-        """Algorithm 1 for one triple: (encoded triple, pattern indices) or None when it is pruned."""
-        if self.partitioned:
-            return self.partitioner.route(s, p, o)
+    def _whole_route(self, s: str, p: str, o: str):
+        """E-CGPM*: no Algorithm 1, every triple is encoded into the one whole-event graph."""
         encode = self.dictionary.encode
         return (encode(s), encode(p), encode(o)), (0,)
 
