@@ -11,7 +11,8 @@ insertion and query time per event and the total throughput, one Markdown row pe
     taskset -c 0 python benchmarks/tpjoin_phases.py --stream STREAM_DIR --query Q.rq [--query ...] \
         --engine tpjoin-event --window event [--max-events N] [--repetitions 5] [--profile out.prof]
 
-``--profile`` runs one repetition under cProfile instead and prints the 25 most expensive functions.
+``--by-size`` also prints the median per-event times per event-size bucket (figures 8-12 plot them against event
+size). ``--profile`` runs one repetition under cProfile instead and prints the 25 most expensive functions.
 """
 
 from __future__ import annotations
@@ -68,22 +69,44 @@ class JoinClock:
         automaton_module.Automaton.run, automaton_module.Automaton.mappings = self._saved
 
 
-def one_pass(engine_cls, query, stream, events) -> tuple[float, float, int]:
-    """(total seconds, query seconds, answers added) of one pass over ``events`` in a fresh engine."""
+def one_pass(engine_cls, query, stream, events, per_event: list | None = None) -> tuple[float, float, int]:
+    """(total seconds, query seconds, answers added) of one pass over ``events`` in a fresh engine.
+
+    With ``per_event``, (triples, total s, query s) of every event is appended to it."""
     engine = engine_cls(query, static=stream.static, schema=stream.schema)
     push = engine.push
     added = 0
+    clock_now = time.perf_counter
     with JoinClock() as clock:
-        start = time.perf_counter()
-        for event in events:
-            added += len(push(event).added)
-        total = time.perf_counter() - start
+        start = clock_now()
+        if per_event is None:
+            for event in events:
+                added += len(push(event).added)
+        else:
+            for event in events:
+                joined, began = clock.seconds, clock_now()
+                added += len(push(event).added)
+                per_event.append((len(event.updates), clock_now() - began, clock.seconds - joined))
+        total = clock_now() - start
     return total, clock.seconds, added
 
 
-def spread(values) -> str:
-    q1, median, q3 = np.percentile(values, [25, 50, 75])
-    return f"{median * 1e6:,.1f} [{q1 * 1e6:,.1f}-{q3 * 1e6:,.1f}]"
+def by_size(per_event: list) -> None:
+    """Median per-event total, insertion and query time (ms) per event-size bucket (powers of two), all repetitions."""
+    rows = np.array(per_event)
+    buckets = np.floor(np.log2(np.maximum(rows[:, 0], 1))).astype(int)
+    print("| triples/event | events | total ms/event | insertion ms/event | query ms/event |")
+    print("|---|---|---|---|---|")
+    for bucket in sorted(set(buckets)):
+        part = rows[buckets == bucket]
+        total, query = part[:, 1], part[:, 2]
+        cells = [spread(total, 1e3), spread(total - query, 1e3), spread(query, 1e3)]
+        print(f"| {2 ** bucket:,}-{2 ** (bucket + 1) - 1:,} | {len(part):,} | " + " | ".join(cells) + " |")
+
+
+def spread(values, scale: float = 1.0) -> str:
+    q1, median, q3 = np.percentile(np.asarray(values) * scale, [25, 50, 75])
+    return f"{median:,.1f} [{q1:,.1f}-{q3:,.1f}]"
 
 
 def main(argv=None) -> None:
@@ -95,6 +118,7 @@ def main(argv=None) -> None:
     parser.add_argument("--max-events", type=int, default=0)
     parser.add_argument("--repetitions", type=int, default=5)
     parser.add_argument("--profile", help="run once under cProfile, write the stats here and print the top 25")
+    parser.add_argument("--by-size", action="store_true", help="also print the times per event-size bucket")
     args = parser.parse_args(argv)
     engines = args.engines or ["tpjoin-event"]
     print("| engine | stream | query | window | events | triples/event | total µs/event | insertion µs/event |"
@@ -116,16 +140,19 @@ def main(argv=None) -> None:
                     pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
                     continue
                 totals, queries, answers = [], [], 0
+                per_event: list | None = [] if args.by_size else None
                 for _ in range(args.repetitions):
-                    total, joined, answers = one_pass(engine_cls, query, stream, events)
+                    total, joined, answers = one_pass(engine_cls, query, stream, events, per_event)
                     totals.append(total / n_events)
                     queries.append(joined / n_events)
                 inserts = [t - q for t, q in zip(totals, queries)]
                 share = float(np.median(np.array(queries) / np.array(totals)))
                 rate = n_triples / (float(np.median(totals)) * n_events)
                 print(f"| {engine_name} | {Path(stream_path).name} | {Path(query_path).stem} | {args.window} | "
-                      f"{n_events:,} | {n_triples / n_events:.1f} | {spread(totals)} | {spread(inserts)} | "
-                      f"{spread(queries)} | {share:.2f} | {rate:,.0f} | {answers:,} |", flush=True)
+                      f"{n_events:,} | {n_triples / n_events:.1f} | {spread(totals, 1e6)} | {spread(inserts, 1e6)} | "
+                      f"{spread(queries, 1e6)} | {share:.2f} | {rate:,.0f} | {answers:,} |", flush=True)
+                if per_event:
+                    by_size(per_event)
 
 
 if __name__ == "__main__":
