@@ -15,7 +15,9 @@ deduplicated, unindexed: ``WholeGraph``), and at each automaton state the join
 No more and no less than that: the automaton, its join order (SortAndCombine sees |event| for every
 pattern, since there are no views to count), early termination, complex FILTERs and answers are
 E-CGPM's; there is no per-pattern index, no predicate index and no reuse of one state's scan by
-another. The triples are still encoded (the automaton joins ids), every triple of the event.
+another. The triples are still encoded (the automaton joins ids), every triple of the event. Static
+(background) triples, which the paper's runs did not have, are part of the whole graph every join
+scans, as the event's own are.
 """
 
 from __future__ import annotations
