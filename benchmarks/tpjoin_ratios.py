@@ -7,8 +7,12 @@ repetition k of the other: the rounds interleave every cell, so a round shares t
 A cell that timed out is shown as `timeout`; a ratio against it is a lower bound (">="): its time-out over the
 events it processed (the run's first, cheapest ones) against the other engine's wall time per event.
 
-    python benchmarks/tpjoin_ratios.py RUN BASE_ENGINE OTHER_ENGINE [OTHER_ENGINE ...]
-    e.g. python benchmarks/tpjoin_ratios.py results/runs/tpjoin-partition tpjoin-event tpjoin-event-nopart scan
+Throughputs are median [IQR] of triples/s over the repetitions. With ``--steady`` each engine's column is its
+steady-state cost instead (µs per event after the window filled, the runner's ``steady_events_per_s``), for the
+per-update cost against window size, followed by its growth from the smallest to the largest window (per round).
+
+    python benchmarks/tpjoin_ratios.py RUN BASE_ENGINE [OTHER_ENGINE ...] [--steady]
+    e.g. python benchmarks/tpjoin_ratios.py results/runs/tpjoin-partition tpjoin-event tpjoin-event-nopart
 """
 
 from __future__ import annotations
@@ -46,33 +50,74 @@ def _ratio(base: pd.DataFrame, other: pd.DataFrame, timeout_s: float) -> str:
     return f"{median:.2f} [{q1:.2f}-{q3:.2f}] (n={len(ratios)})"
 
 
-def main(run: str, base_engine: str, others: list[str]) -> None:
+def _spread(values) -> str:
+    q1, median, q3 = np.percentile(np.asarray(values, dtype=float), [25, 50, 75])
+    big = median >= 100
+    return f"{median:,.0f} [{q1:,.0f}-{q3:,.0f}]" if big else f"{median:,.2f} [{q1:,.2f}-{q3:,.2f}]"
+
+
+def _throughput(mine: pd.DataFrame, steady: bool) -> str:
+    if steady:
+        rates = mine.steady_events_per_s.dropna() if "steady_events_per_s" in mine else pd.Series(dtype=float)
+        if rates.empty:
+            return "no steady state"
+        return f"{_spread(1e6 / rates)} µs/ev"
+    return f"{mine.events_per_s.median():,.0f} ev/s, {_spread(mine.triples_per_s)} t/s"
+
+
+def main(run: str, base_engine: str, others: list[str], steady: bool = False) -> None:
     cells = load_results(run)
     import json
 
     timeout_s = json.loads((Path(run) / "run.json").read_text())["config"].get("timeout_s", 600.0)
     engines = [base_engine, *others]
-    header = ["query", "window", "events", "shape"] + [f"{e} ev/s" for e in engines] + [f"{o} / {base_engine} (wall)" for o in others]
+    unit = "steady µs/event" if steady else "throughput"
+    header = ["stream", "query", "window", "events", "shape"] + [f"{e} {unit}" for e in engines] + [f"{o} / {base_engine} (wall)" for o in others]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for key, group in cells.groupby(GROUP, dropna=False, sort=True):
-        _, _, shape, query, window, max_events = key
-        row = [query, window, f"{int(max_events):,}" if max_events else "all", shape]
+        dataset, scale, shape, query, window, max_events = key
+        row = [f"{dataset}({scale})", query, window, f"{int(max_events):,}" if max_events else "all", shape]
         for engine in engines:
             mine = group[group.engine == engine]
             if mine.empty:
                 row.append("-")
             elif (mine.status == "ok").all():
-                row.append(f"{mine.events_per_s.median():,.0f} ({mine.triples_per_s.median():,.0f} t/s)")
+                row.append(_throughput(mine, steady))
             else:
                 row.append(str(mine.status.iloc[0]))
         base = group[group.engine == base_engine]
         for other in others:
             row.append(_ratio(base, group[group.engine == other], timeout_s))
         print("| " + " | ".join(row) + " |")
+    if steady:
+        _growth(cells, engines)
+
+
+def _window_range(window: str) -> int:
+    parts = window.split(":")
+    return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+
+
+def _growth(cells: pd.DataFrame, engines: list[str]) -> None:
+    """Per query and engine: steady cost per event at the largest window over the smallest, per round, median [IQR]."""
+    print()
+    print("| query | engine | windows | steady cost growth (largest / smallest window, per round) |")
+    print("|---|---|---|---|")
+    for (query, engine), group in cells[cells.engine.isin(engines)].groupby(["query", "engine"], sort=True):
+        windows = sorted(group.window.unique(), key=_window_range)
+        if len(windows) < 2 or "steady_events_per_s" not in group:
+            continue
+        small, large = (group[group.window == w].set_index("repetition").steady_events_per_s for w in (windows[0], windows[-1]))
+        ratios = (small / large).dropna()  # cost ratio = rate ratio inverted
+        if ratios.empty:
+            continue
+        q1, median, q3 = np.percentile(ratios, [25, 50, 75])
+        print(f"| {query} | {engine} | {windows[0]} -> {windows[-1]} | {median:.2f} [{q1:.2f}-{q3:.2f}] (n={len(ratios)}) |")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 4:
+    arguments = [a for a in sys.argv[1:] if a != "--steady"]
+    if len(arguments) < 2:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2], sys.argv[3:])
+    main(arguments[0], arguments[1], arguments[2:], steady="--steady" in sys.argv)

@@ -3,8 +3,9 @@
 Four engines share the partitioned views, the synchronised dictionary and the TP-Join automaton:
 
 - ``tpjoin-event`` (``TPJoinEventEngine``, E-CGPM, Problem 1): each event graph matched alone;
-- ``tpjoin-event-nopart`` (``TPJoinEventNoPartitionEngine``, E-CGPM*): no Algorithm 1, every
-  pattern joins over the whole event;
+- ``tpjoin-event-nopart`` (``TPJoinEventNoPartitionEngine``, E-CGPM*): no Algorithm 1 (no
+  partitioning, no views): every join scans the whole event, tests its pattern on each triple and
+  hash-joins the survivors (``wholegraph``), as section 6 describes, no more and no less;
 - ``tpjoin-lazy`` (``TPJoinIncrementalEngine``, I-CGPM-L, Algorithm 3): incremental, joins only
   when every pattern's view is non-empty;
 - ``tpjoin-eager`` (``TPJoinEagerEngine``, I-CGPM-NL): incremental, joins on every update.

@@ -26,6 +26,8 @@ from engines.model.filters import compile_filters
 from engines.model.stream import Expr, expr_variables, is_variable
 from engines.tpjoin.partition import PatternShape
 from engines.tpjoin.sortmerge import plan_sort_merge, sort_merge_join
+from engines.tpjoin.views import View
+from engines.tpjoin.wholegraph import scan_join
 
 
 class State:
@@ -54,7 +56,7 @@ class Automaton:
         dictionary,
         *,
         seed: int | None = None,
-        test=None,
+        selector=None,
     ) -> None:
         self.order = tuple(order)
         bound: list[str] = [] if seed is None else shapes[seed].variables()
@@ -72,7 +74,7 @@ class Automaton:
             ready = decoded_test(ready_filters, after, dictionary) if ready_filters else None
             join, join_type, target = _compile_join(
                 shape, views[j], bound, bound_at, ready, ready_filters, dictionary,
-                None if test is None else (lambda t, j=j: test(j, t)),
+                None if selector is None else selector(j),
             )
             for name in new_names:
                 bound_at[name] = (number, shape.pattern.index(name))
@@ -144,7 +146,7 @@ def _source(item: str, bound: list[str], dictionary):
     return "n", None
 
 
-def _compile_join(shape: PatternShape, view, bound, bound_at, ready, ready_filters, dictionary, test):
+def _compile_join(shape: PatternShape, view, bound, bound_at, ready, ready_filters, dictionary, select):
     s_item, p_item, o_item = shape.pattern
     s_kind, s_at = _source(s_item, bound, dictionary)
     o_kind, o_at = _source(o_item, bound, dictionary)
@@ -166,11 +168,15 @@ def _compile_join(shape: PatternShape, view, bound, bound_at, ready, ready_filte
         sort_merge = plan_sort_merge(shape, bound, ready_filters)
     if sort_merge is not None:
         join_type = "sort-merge"
-    simple = view.predicates is None and test is None and not same_so
-    if simple and sort_merge is None:
+    if select is not None:  # E-CGPM*: scan the whole event at this state (``wholegraph``)
+        if sort_merge is None:
+            join = scan_join(shape, view, bound, select)
+        else:
+            join = _scanned_sort_merge(view, select, shape, s_kind, s_at, p_kind, p_at, o_kind, o_at, sort_merge, dictionary)
+    elif view.predicates is None and not same_so and sort_merge is None:
         join = _fast_join(view.pairs, s_kind, s_at, o_kind, o_at)
     else:
-        join = _general_join(view, shape, s_kind, s_at, p_kind, p_at, o_kind, o_at, same_so, test, sort_merge, dictionary)
+        join = _general_join(view, shape, s_kind, s_at, p_kind, p_at, o_kind, o_at, same_so, sort_merge, dictionary)
     if ready is not None:
         inner = join
 
@@ -214,8 +220,21 @@ def _fast_join(pairs, s_kind, s_at, o_kind, o_at):
     return join
 
 
-def _general_join(view, shape, s_kind, s_at, p_kind, p_at, o_kind, o_at, same_so, test, sort_merge, dictionary):
-    """Any other state: variable predicates, ``?x :p ?x``, the unpartitioned view's join-time test, sort-merge."""
+def _scanned_sort_merge(graph, select, shape, s_kind, s_at, p_kind, p_at, o_kind, o_at, sort_merge, dictionary):
+    """E-CGPM*'s sort-merge join: the scan's survivors, sorted and ranged as a view's rows would be."""
+
+    def join(merged):
+        scanned = View(with_predicates=True)
+        for triple in select(graph.triples):
+            scanned.add(triple)
+        inner = _general_join(scanned, shape, s_kind, s_at, p_kind, p_at, o_kind, o_at, False, sort_merge, dictionary)
+        return inner(merged)
+
+    return join
+
+
+def _general_join(view, shape, s_kind, s_at, p_kind, p_at, o_kind, o_at, same_so, sort_merge, dictionary):
+    """Any other state: variable predicates, ``?x :p ?x``, sort-merge."""
     pairs, predicates = view.pairs, view.predicates
     p_item = shape.pattern[1]
     p_same = "s" if p_item == shape.pattern[0] else ("o" if p_item == shape.pattern[2] else None)
@@ -245,8 +264,6 @@ def _general_join(view, shape, s_kind, s_at, p_kind, p_at, o_kind, o_at, same_so
                     continue
                 if p_same == "s" and p != s or p_same == "o" and p != o:
                     continue
-            if test is not None and not test((s, p, o)):
-                continue
             tail = ()
             if s_kind == "n":
                 tail += (s,)

@@ -8,6 +8,7 @@ picks among few orders; compiling one is the price of a new order, not of an eve
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import itemgetter
 
 from common.errors import ConfigError
 from engines.model.stream import ContinuousQuery, Triple, is_variable
@@ -16,6 +17,7 @@ from engines.tpjoin.decompose import decompose, sort_and_combine
 from engines.tpjoin.dictionary import SynchronisedDictionary
 from engines.tpjoin.partition import Partitioner, shape_patterns
 from engines.tpjoin.views import View
+from engines.tpjoin.wholegraph import WholeGraph
 
 
 def reject_options(engine_name: str, options: dict) -> None:
@@ -37,12 +39,15 @@ class CompiledQuery:
         if partitioned:
             self.views = [View(with_predicates=shape.predicate is None) for shape in self.shapes]
         else:
-            whole = View(with_predicates=True)  # E-CGPM*: every pattern reads the whole event
+            whole = WholeGraph()  # E-CGPM*: every pattern reads the whole event, unindexed
             self.views = [whole] * len(self.shapes)
         self.decomposition = decompose(query.patterns)
         self._automata: dict[tuple, Automaton] = {}
         self._orders: dict[tuple, tuple[int, ...]] = {}  # (seed, sizes) -> SortAndCombine's order, memoised
         self.predicates = self.partitioner.predicates if partitioned else None
+        # route(s, p, o): Algorithm 1 for one triple, (encoded triple, pattern indices) or None when pruned;
+        # bound once, since it runs per stream triple
+        self.route = self.partitioner.route if partitioned else self._whole_route
 
     def sizes(self, extra: dict[int, list] | None = None) -> list[int]:
         if extra:
@@ -64,7 +69,7 @@ class CompiledQuery:
         if automaton is None:
             automaton = self._automata[key] = Automaton(
                 order, self.shapes, self.views, self.query.variables, self.complex_filters, self.dictionary,
-                seed=seed, test=None if self.partitioned else self.partitioner.accepts,
+                seed=seed, selector=None if self.partitioned else self.partitioner.selector,
             )
         return automaton
 
@@ -72,15 +77,15 @@ class CompiledQuery:
         """Encoded triple -> the seed merged mapping of pattern ``index`` (its variables' values, first positions)."""
         pattern = self.shapes[index].pattern
         positions = [pattern.index(name) for name in self.shapes[index].variables()]
+        if not positions:
+            return lambda triple: ()
         if len(positions) == 1:
             position = positions[0]
             return lambda triple: (triple[position],)
-        return lambda triple: tuple([triple[p] for p in positions])
+        return itemgetter(*positions)  # a tuple of the values, at C speed (once per new row)
 
-    def route(self, s: str, p: str, o: str):
-        """Algorithm 1 for one triple: (encoded triple, pattern indices) or None when it is pruned."""
-        if self.partitioned:
-            return self.partitioner.route(s, p, o)
+    def _whole_route(self, s: str, p: str, o: str):
+        """E-CGPM*: no Algorithm 1, every triple is encoded into the one whole-event graph."""
         encode = self.dictionary.encode
         return (encode(s), encode(p), encode(o)), (0,)
 
@@ -88,7 +93,7 @@ class CompiledQuery:
         distinct = {id(view): view for view in self.views}.values()
         return {
             "view_triples": sum(len(view) for view in distinct),
-            "view_keys": sum(view.pairs.key_count() for view in distinct),
+            "view_keys": sum(view.pairs.key_count() for view in distinct if isinstance(view, View)),
             "dictionary_terms": len(self.dictionary),
             "persistent_terms": self.dictionary.persistent_size,
             "automata": len(self._automata),

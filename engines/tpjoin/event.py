@@ -4,9 +4,9 @@ Per event: Algorithm 1 partitions and encodes the event into the views (static r
 the automaton of the views' SortAndCombine order runs only when every view is non-empty
 (Algorithm 2's precondition; an empty view means no match), the matches are decoded, and then
 the event's rows leave the views and the adaptive dictionary is cleared. The delta is the set
-difference with the previous event's matches. ``tpjoin-event-nopart`` (E-CGPM*) skips the
-partitioning: every pattern's view is the whole encoded event and each join tests the pattern's
-predicate, constants and atomic FILTERs on every candidate triple.
+difference with the previous event's matches. ``tpjoin-event-nopart`` (E-CGPM*) skips Algorithm 1
+(partitioning and view materialisation): the event is kept unindexed and every join scans all of
+it (``wholegraph``).
 """
 
 from __future__ import annotations

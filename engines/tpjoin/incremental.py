@@ -86,6 +86,10 @@ class TPJoinIncrementalEngine:
         self._first = True
 
     def push(self, event: Event) -> Delta:
+        # Hot path (Table II's cost is here, not in the joins: profile with benchmarks/tpjoin_phases.py).
+        # Invariants it relies on: a triple pass 1 or 2 drops is never encoded (``Partitioner.route``), so
+        # the dictionary only holds kept triples' terms; each kept triple is routed once per event and its
+        # routes are a shared, memoised tuple; the views hold exactly the window's kept triples.
         kind = self.query.window.kind
         route, predicates = self.compiled.route, self.compiled.predicates
         kept: list[Update] = []

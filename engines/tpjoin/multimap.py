@@ -2,7 +2,7 @@
 
 The paper's three hash tables, as they are kept here:
 
-1. pair -> ordinal: ``_pairs[(k, v)]`` is ``[i, j]``, where ``i`` is the pair's ordinal among the
+1. pair -> ordinal: ``_pairs[(k, v)]`` is ``(i, j)``, where ``i`` is the pair's ordinal among the
    pairs of key ``k`` (its index in ``a_k``) and ``j`` its index among the pairs of value ``v``;
 2. key -> (pairs, n_k): ``_values_of[k]`` is ``a_k``, the values of ``k`` in ordinal order, and
    ``n_k = len(a_k)``;
@@ -15,6 +15,7 @@ object-subject join, so table 3 holds a list, kept like ``a_k``.
 
 Removal swaps the last element of ``a_k`` (and of the value's key list) into the removed one's slot
 and updates that element's ordinal, so ordinals stay dense (``0 .. n_k - 1``) and nothing is shifted.
+A key with one value holds it as a 1-tuple, a list from the second on (see ``add``).
 Invariant (tested with Hypothesis): for every stored pair, ``a_k[i] == v`` and ``keys_of(v)[j] == k``;
 no list is empty; the pair count is ``len(_pairs)``.
 """
@@ -30,24 +31,44 @@ class BidirectionalMultiMap:
     __slots__ = ("_pairs", "_values_of", "_keys_of")
 
     def __init__(self) -> None:
-        self._pairs: dict[tuple, list[int]] = {}
-        self._values_of: dict[Hashable, list] = {}
-        self._keys_of: dict[Hashable, list] = {}
+        # (i, j) as an immutable tuple of ints, replaced on a swap: the garbage collector stops tracking such
+        # tuples, where a [i, j] list per stored pair would be traversed by every full collection (a third of
+        # an unbounded window's insertion time went to the collector)
+        self._pairs: dict[tuple, tuple[int, int]] = {}
+        self._values_of: dict[Hashable, list | tuple] = {}
+        self._keys_of: dict[Hashable, list | tuple] = {}
 
     def add(self, key, value) -> bool:
         """Store the pair; False (and nothing changes) when it is already stored."""
         pair = (key, value)
-        if pair in self._pairs:
+        pairs = self._pairs
+        if pair in pairs:
             return False
-        values = self._values_of.get(key)
+        # a key's (value's) first partner is a 1-tuple, replaced by a list at the second: most RDF properties
+        # are functional, and untracked tuples keep a large window out of the collector's full passes
+        values_of = self._values_of
+        values = values_of.get(key)
         if values is None:
-            values = self._values_of[key] = []
-        keys = self._keys_of.get(value)
+            values_of[key] = (value,)
+            i = 0
+        elif values.__class__ is tuple:
+            values_of[key] = [values[0], value]
+            i = 1
+        else:
+            i = len(values)
+            values.append(value)
+        keys_of = self._keys_of
+        keys = keys_of.get(value)
         if keys is None:
-            keys = self._keys_of[value] = []
-        self._pairs[pair] = [len(values), len(keys)]
-        values.append(value)
-        keys.append(key)
+            keys_of[value] = (key,)
+            j = 0
+        elif keys.__class__ is tuple:
+            keys_of[value] = [keys[0], key]
+            j = 1
+        else:
+            j = len(keys)
+            keys.append(key)
+        pairs[pair] = (i, j)
         return True
 
     def remove(self, key, value) -> bool:
@@ -57,19 +78,27 @@ class BidirectionalMultiMap:
             return False
         i, j = ordinals
         values = self._values_of[key]
-        last = values.pop()
-        if i < len(values):  # the last value takes the removed one's ordinal
-            values[i] = last
-            self._pairs[(key, last)][0] = i
-        elif not values:
+        if values.__class__ is tuple:  # the key's only pair
             del self._values_of[key]
+        else:
+            last = values.pop()
+            if i < len(values):  # the last value takes the removed one's ordinal
+                values[i] = last
+                moved = (key, last)
+                self._pairs[moved] = (i, self._pairs[moved][1])
+            elif not values:
+                del self._values_of[key]
         keys = self._keys_of[value]
-        last = keys.pop()
-        if j < len(keys):
-            keys[j] = last
-            self._pairs[(last, value)][1] = j
-        elif not keys:
+        if keys.__class__ is tuple:
             del self._keys_of[value]
+        else:
+            last = keys.pop()
+            if j < len(keys):
+                keys[j] = last
+                moved = (last, value)
+                self._pairs[moved] = (self._pairs[moved][0], j)
+            elif not keys:
+                del self._keys_of[value]
         return True
 
     def values_of(self, key) -> list | tuple:

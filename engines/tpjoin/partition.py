@@ -1,11 +1,11 @@
 """Query-based graph partitioning (Algorithm 1): a triple enters pattern j's view exactly when it can instantiate pattern j.
 
-Pass 1 (lines 5-8) keeps the triples whose predicate is one of the query's and encodes them with
-the synchronised dictionary. Pass 2 (lines 9-14) drops, pattern by pattern, the encoded triples
-whose subject or object differs from the pattern's constant (an id comparison: the constants are
-in the persistent dictionary), whose repeated variable (``?x :p ?x``) takes two values, or whose
-value fails an atomic FILTER (one variable against constants). A pattern with a variable predicate
-takes every triple in pass 1.
+Pass 1 (lines 5-8) keeps the triples whose predicate is one of the query's. Pass 2 (lines 9-14)
+drops, pattern by pattern, the triples whose subject or object differs from the pattern's constant,
+whose repeated variable (``?x :p ?x``) takes two values, or whose value fails an atomic FILTER (one
+variable against constants). A pattern with a variable predicate takes every triple in pass 1.
+Departure (speed, same result): the paper encodes in pass 1 and compares ids in pass 2; here pass 2
+compares the raw terms (equal exactly when their ids are) and only the kept triples are encoded.
 
 FILTERs are split as the paper's Definition 3.2 does: a conjunct over one variable is atomic and
 pruned here (sound: the FILTERs are a conjunction over full mappings, so a triple whose value
@@ -89,16 +89,17 @@ class Partitioner:
         for shape in shapes:
             if shape.predicate is not None:
                 by_predicate.setdefault(shape.predicate, []).append(shape)
-        # pass 2's checks per pattern: constant ids (subject/object only: pass 1 checked the predicate)
+        # pass 2's checks per pattern, on the raw terms: constants (subject/object only: pass 1 checked the
+        # predicate), repeated variables, atomic FILTERs
         self._checks = {
             shape.index: (
-                tuple((position, dictionary.encode(term)) for position, term in shape.constants if position != 1),
+                tuple((position, term) for position, term in shape.constants if position != 1),
                 shape.equalities,
                 shape.value_tests,
             )
             for shape in shapes
         }
-        # the unpartitioned variant tests every pattern on every triple at join time, predicate included
+        # every test of a pattern, predicate included: E-CGPM* makes them at join time (``selector``)
         self._full_checks = {
             shape.index: (
                 tuple((position, dictionary.encode(term)) for position, term in shape.constants),
@@ -113,39 +114,78 @@ class Partitioner:
         self._any_plan = self._plan(any_predicate)
         self.predicates: frozenset[str] | None = None if any_predicate else frozenset(by_predicate)
         """The predicates pass 1 keeps, or None when a variable-predicate pattern keeps every triple."""
-        self._routes: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     def _plan(self, shapes: list[PatternShape]):
+        """(patterns that need no pass-2 test, (index, checks) of those that do, routes memoised by the kept ones)."""
         if not shapes:
             return None
         untested = tuple(s.index for s in shapes if not any(self._checks[s.index]))
         tested = tuple((s.index, self._checks[s.index]) for s in shapes if any(self._checks[s.index]))
-        return untested, tested
+        return untested, tested, {}
 
     def route(self, s: str, p: str, o: str) -> tuple[tuple[int, int, int], tuple[int, ...]] | None:
-        """The encoded triple and the patterns it enters, or None when it is pruned (then it may be encoded: sweep)."""
+        """The encoded triple and the patterns it enters, or None when it is pruned (and then it was not encoded).
+
+        Hot path (once per stream triple). Pass 2 runs on the raw terms, before encoding: the dictionary
+        is injective, so a raw term equals a constant exactly when their ids are equal, and a pruned
+        triple costs no encoding (nor a dictionary entry to sweep). The routes are memoised per plan.
+        """
         plan = self._plans.get(p, self._any_plan)
         if plan is None:
             return None
+        untested, tested, memo = plan
+        if tested:
+            raw = (s, p, o)
+            accepts = self._accepts_raw
+            kept = tuple([index for index, checks in tested if accepts(raw, *checks)])
+            if kept:
+                routes = memo.get(kept)
+                if routes is None:
+                    routes = memo[kept] = tuple(sorted(untested + kept))
+            elif untested:
+                routes = untested
+            else:
+                return None
+        else:
+            routes = untested
         encode = self.dictionary.encode
-        triple = (encode(s), encode(p), encode(o))
-        untested, tested = plan
-        if not tested:
-            return triple, untested
-        kept = [index for index, checks in tested if self._accepts(triple, *checks)]
-        if not kept:
-            return (triple, untested) if untested else None
-        key = tuple(sorted(untested + tuple(kept)))
-        routes = self._routes.get(key)
-        if routes is None:
-            routes = self._routes[key] = key
-        return triple, routes
+        return (encode(s), encode(p), encode(o)), routes
 
     def accepts(self, index: int, triple: tuple[int, int, int]) -> bool:
-        """Pass 2 for one pattern on an encoded triple (also the join-time test of the unpartitioned variant)."""
+        """Every test of one pattern (predicate included) on an encoded triple."""
         return self._accepts(triple, *self._full_checks[index])
 
+    def selector(self, index: int):
+        """E-CGPM*'s join-time scan for pattern ``index``: encoded triples -> those that instantiate the pattern."""
+        constants, equalities, value_tests = self._full_checks[index]
+        predicate = [term_id for position, term_id in constants if position == 1]
+        rest = (tuple(c for c in constants if c[0] != 1), equalities, value_tests)
+        accepts = self._accepts
+        if predicate:
+            p = predicate[0]
+            if not any(rest):
+                return lambda triples: [t for t in triples if t[1] == p]
+            return lambda triples: [t for t in triples if t[1] == p and accepts(t, *rest)]
+        if not any(rest):
+            return list
+        return lambda triples: [t for t in triples if accepts(t, *rest)]
+
+    @staticmethod
+    def _accepts_raw(triple, constants, equalities, value_tests) -> bool:
+        """Pass 2 on a raw (string) triple."""
+        for position, term in constants:
+            if triple[position] != term:
+                return False
+        for first, second in equalities:
+            if triple[first] != triple[second]:
+                return False
+        for position, test in value_tests:
+            if not test(triple[position]):
+                return False
+        return True
+
     def _accepts(self, triple, constants, equalities, value_tests) -> bool:
+        """Pass 2 on an encoded triple (value tests on the decoded term)."""
         for position, term_id in constants:
             if triple[position] != term_id:
                 return False

@@ -41,7 +41,7 @@ def test_ordinals_follow_the_papers_example():
     for name in ("Alice", "Bob", "Eve"):
         multimap.add(4, name)
     assert [multimap.ordinal(4, n) for n in ("Alice", "Bob", "Eve")] == [0, 1, 2]
-    assert multimap.keys_of("Bob") == [4]
+    assert list(multimap.keys_of("Bob")) == [4]
     multimap.remove(4, "Alice")  # Eve takes Alice's ordinal: a_4 stays dense
     assert multimap.ordinal(4, "Eve") == 0 and multimap.count(4) == 2
     multimap.check()
