@@ -14,7 +14,8 @@ Per event:
    patterns before j already hold their new rows and those after j do not, so a match whose new
    rows lie in patterns S is found once, in the pass of max(S).
    ``tpjoin-lazy`` (I-CGPM-L) runs the passes only when every view is non-empty after the event
-   (lines 1-6: ``|A| = |Tp|``); otherwise no match can exist and the rows are only stored.
+   (lines 1-6: ``|A| = |Tp|``); otherwise no match can exist and the rows are only stored. The test
+   costs O(views the event changed), not O(patterns): ``empty_views`` names the empty views.
    ``tpjoin-eager`` (I-CGPM-NL) runs them on every event and relies on the automaton's early
    termination at the first empty join.
 """
@@ -84,6 +85,10 @@ class TPJoinIncrementalEngine:
         self.seed_of = [compiled.seed_getter(j) for j in range(len(compiled.shapes))]
         self.joins = 0
         self._first = True
+        # lazy's precondition in O(changed views): the indexes of the views that hold no row now. Invariant:
+        # j is in it exactly when len(views[j]) == 0; views change only in _expire (rows leave) and _extend
+        # (rows enter), which keep it so. All views start empty (static rows enter at the first event).
+        self.empty_views: set[int] = set(range(len(compiled.shapes)))
 
     def push(self, event: Event) -> Delta:
         # Hot path (Table II's cost is here, not in the joins: profile with benchmarks/tpjoin_phases.py).
@@ -142,10 +147,13 @@ class TPJoinIncrementalEngine:
     def _expire(self, removed: set) -> list[tuple[int, ...]]:
         """Triples leave their views; the matches filed under them leave f (the paper defines no expiry)."""
         views, filed, instantiate, matches = self.compiled.views, self.filed, self.instantiate, self.matches
+        empty_views = self.empty_views if self.lazy else None
         gone: list[tuple[int, ...]] = []
         for triple in removed:
             for j in self.routes_of.pop(triple):
                 views[j].remove(triple)
+                if empty_views is not None and not len(views[j]):
+                    empty_views.add(j)
                 affected = filed[j].pop(triple, None)
                 if not affected:
                     continue
@@ -166,11 +174,15 @@ class TPJoinIncrementalEngine:
     def _extend(self, new_rows: dict[int, list]) -> list[tuple[int, ...]]:
         compiled = self.compiled
         views = compiled.views
-        if self.lazy and not all(len(view) or j in new_rows for j, view in enumerate(views)):
-            for j, rows in new_rows.items():  # a view stays empty: no match now; the rows wait in their views
-                for triple in rows:
-                    views[j].add(triple)
-            return []
+        empty_views = self.empty_views
+        if self.lazy and empty_views:
+            waiting = not empty_views.issubset(new_rows)  # some view is empty after this event: no match can exist
+            empty_views.difference_update(new_rows)
+            if waiting:
+                for j, rows in new_rows.items():  # the rows wait in their views
+                    for triple in rows:
+                        views[j].add(triple)
+                return []
         found: list[tuple[int, ...]] = []
         for j in sorted(new_rows):
             rows = new_rows[j]

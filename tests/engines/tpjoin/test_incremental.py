@@ -92,6 +92,17 @@ def test_lazy_skips_the_joins_that_eager_runs_until_every_view_has_a_row():
     assert eager.stats()["joins"] == 4  # one pass per event, each ended by an empty join but the last
 
 
+def test_lazy_waits_again_when_expiry_empties_a_view():
+    lazy, eager = (cls(query(TRIPS, "sliding:10:1")) for cls in ENGINES)
+    events = [event(0, 0, "t1 driver d1"), event(1, 1, "t1 taxi x1"),  # a match: every view holds a row
+              event(2, 12, "t2 taxi x2"),  # window [3, 12]: both first rows left, the driver view is empty again
+              event(3, 13, "t3 taxi x3"), event(4, 14, "t2 driver d2")]
+    assert run(lazy, events) == run(eager, events)
+    assert lazy.empty_views == set()
+    assert lazy.stats()["joins"] == 2  # events 1 and 4; events 2 and 3 find the driver view empty and only store
+    assert eager.stats()["joins"] == 5
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_lazy_equals_eager_equals_reeval_at_every_instant(data):
@@ -105,6 +116,8 @@ def test_lazy_equals_eager_equals_reeval_at_every_instant(data):
             delta = engine.push(e)
             held[k] = (held[k] - set(delta.removed)) | set(delta.added)
         assert held[0] == held[1] == held[2], f"event {e.index}"
+        lazy = engines[0]  # the precondition's bookkeeping: exactly the views that hold no row
+        assert lazy.empty_views == {j for j, view in enumerate(lazy.compiled.views) if not len(view)}, f"event {e.index}"
 
 
 @pytest.mark.parametrize("engine_cls", [TPJoinIncrementalEngine, TPJoinEagerEngine], ids=lambda c: c.name)
