@@ -85,3 +85,24 @@ def test_each_instant_becomes_one_event_of_expirations_then_arrivals_at_the_same
     assert (first.index, first.ts, first.updates) == (7, 100, (Update(INSERT, *a),))
     assert (second.index, second.ts, second.updates) == (8, 115, (Update(DELETE, *a), Update(INSERT, *b)))
     assert engine.stats() == {"window_triples": 1, "events": 2}
+
+
+def test_close_reaches_an_inner_engine_that_has_one_and_is_harmless_otherwise():
+    class Closing(Recorder):
+        closed = 0
+
+        def close(self):
+            self.closed += 1
+
+    engine = windowed(Closing)(QUERY)
+    engine.close()
+    assert engine.engine.closed == 1
+    windowed(Recorder)(QUERY).close()  # Recorder has no close(): nothing to call
+
+
+def test_a_deletion_in_a_windowed_stream_is_refused_with_its_event_and_window_kind():
+    from common.errors import StreamError
+
+    engine = windowed(Recorder)(QUERY)
+    with pytest.raises(StreamError, match="event 3: deletions are allowed with unbounded windows only, not sliding"):
+        engine.push(Event(3, 0, (Update(DELETE, iri("a"), iri("p"), iri("b")),)))

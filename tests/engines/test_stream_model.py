@@ -16,3 +16,13 @@ def test_between_is_the_change_from_before_to_after():
     delta = Delta.between({A, B}, {B, C})
     assert delta.added == [C] and delta.removed == [A]
     assert not Delta.between({A}, {A})
+
+
+def test_an_unknown_entailment_regime_is_named():
+    import pytest
+
+    from engines.model.query import parse_query
+
+    query = parse_query("SELECT * WHERE { ?x <http://ex/p> ?y }", window="unbounded")
+    with pytest.raises(ValueError, match="unknown entailment 'owl2'"):
+        query.with_entailment("owl2")

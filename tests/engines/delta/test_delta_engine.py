@@ -73,8 +73,12 @@ def test_simple_star_memory_is_one_record_per_central_instance():
     updates += [Update(INSERT, *t(f"n{i}", "q", "b")) for i in range(0, 50, 2)]
     engine.push(Event(0, 0, tuple(updates)))
     assert engine.stats()["star_records"] == 50
+    assert engine.stats()["star_complete"] == 0  # no centre has (:c :r ?x) yet
     engine.push(Event(1, 1, tuple(Update(DELETE, *t(f"n{i}", "p", "a")) for i in range(1, 50, 2))))
     assert engine.stats()["star_records"] == 25  # all-zero records are removed (Algorithm 2, line 35)
+    assert engine.stats()["star_complete"] == 0
+    engine.push(Event(2, 2, tuple(Update(INSERT, *t("c", "r", f"n{i}")) for i in range(0, 10))))
+    assert engine.stats()["star_complete"] == 5  # n0, n2, ..., n8 match all three patterns
 
 
 @pytest.mark.parametrize("engine_cls", ENGINES)

@@ -82,3 +82,14 @@ def test_retraction_removes_every_dependent_token():
     assert tokens == 4 + 3 + 2
     assert len(push(engine, 1, 1, (DELETE, chain[1])).removed) == 2
     assert engine.stats()["tokens"] == 3 + 1 + 0  # level 1: 3 triples; level 2: n3-n4-n5; level 3: none
+
+
+def test_a_subproperty_inherits_the_domain_of_its_superproperty():
+    """(ann lectures math) entails (ann teaches math), hence (ann a Teacher), hence (ann a Person): a property useful
+    only through its domain still takes part in the flattened hierarchy."""
+    schema = [*SCHEMA, (x("lectures"), f"<{RDFS}subPropertyOf>", x("teaches"))]
+    engine = SparkwaveEngine(person_query("sliding:5:1"), schema=schema)
+    delta = push(engine, 0, 0, (INSERT, (x("ann"), x("lectures"), x("math"))), (INSERT, NAME))
+    assert delta.added == [(x("ann"), '"Ann"')]
+    assert ANN_PERSON in engine.wmes
+    assert push(engine, 1, 9).removed == [(x("ann"), '"Ann"')]

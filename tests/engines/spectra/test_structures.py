@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from engines.spectra.dictionary import TermDictionary
+from engines.spectra.joins import JoinPlanner
 from engines.spectra.timelist import Timelist
 from engines.spectra.views import View
 
@@ -124,3 +127,50 @@ def test_a_short_evicted_prefix_is_skipped_not_compacted():
         timelist.stamp(stamp, stamp)
     assert timelist.evict_before(3) == [0, 1, 2]
     assert timelist._head == 3 and len(timelist._stamps) == 4
+
+
+def test_compaction_starts_once_more_than_1024_stamps_and_more_than_half_are_evicted():
+    """Both bounds of the amortisation rule, at their edges: 1 025 evicted of 1 050 compacts, 1 100 of 3 000 does not."""
+    timelist = Timelist()
+    for stamp in range(1050):
+        timelist.stamp(stamp, stamp)
+    assert timelist.evict_before(1025) == list(range(1025))
+    assert timelist._head == 0 and len(timelist._stamps) == 25
+    timelist = Timelist()
+    for stamp in range(3000):
+        timelist.stamp(stamp, stamp)
+    assert timelist.evict_before(1100) == list(range(1100))
+    assert timelist._head == 1100 and len(timelist._stamps) == 3000  # a third evicted: not yet worth the copy
+
+
+def _planner(row_variables: list[tuple[int, ...]], rows: list[list]) -> JoinPlanner:
+    """A planner over hand-filled views; the greedy order reads only each pattern's variables and view."""
+    views = []
+    for variables, view_rows in zip(row_variables, rows, strict=True):
+        view = View(len(variables))
+        for row in view_rows:
+            view.add(row)
+        views.append(view)
+    shapes = [SimpleNamespace(row_variables=variables) for variables in row_variables]
+    return JoinPlanner(shapes, views, variable_count=1 + max(max(v) for v in row_variables))
+
+
+def test_the_join_order_takes_the_smallest_fanout_through_a_bound_variable_first():
+    # pattern 1 (?0 ?1): 4 rows per ?0; pattern 2 (?0 ?2): 1 row per ?0
+    planner = _planner([(0,), (0, 1), (0, 2)], [[1], [(1, n) for n in range(4)], [(1, 9), (2, 9)]])
+    assert planner.order(0) == (0, 2, 1)
+
+
+def test_a_cross_product_goes_after_every_bound_pattern_unless_its_view_is_empty():
+    # pattern 1 (?1 ?2) shares nothing with the seed: a cross product, last although its view holds one row
+    planner = _planner([(0,), (1, 2), (0, 3)], [[1], [(5, 6)], [(1, n) for n in range(5)]])
+    assert planner.order(0) == (0, 2, 1)
+    # an empty view ends the join at once: its cross product goes before a bound pattern of fan-out 0
+    planner = _planner([(0,), (0, 3), (1, 2)], [[1], [], []])
+    assert planner.order(0) == (0, 2, 1)
+
+
+def test_an_order_is_compiled_once_and_its_steps_reused():
+    planner = _planner([(0,), (0, 1)], [[1], [(1, 2)]])
+    assert planner.compile((0, 1)) is planner.compile((0, 1))
+    assert planner.extend((0, 1), [(1,)]) == [(1, 2)]

@@ -129,3 +129,12 @@ def test_every_static_triple_enters_the_views_even_when_its_routes_look_like_an_
     got = set(engine_cls(query(text, window="sliding:10:1"), static=static).push(event(0, 0)).added)
     want = set(ReevalEngine(query(text, window="sliding:10:1"), static=static).push(event(0, 0)).added)
     assert got == want and len(want) == 8  # 2 x 2 x 2
+
+
+@pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
+def test_a_static_triple_also_streamed_stays_when_its_stream_copy_leaves_the_window(engine_cls):
+    static = [mapping("a", "p", "b")]
+    engine = engine_cls(query("?x :p ?y", window="sliding:2:1"), static=static)
+    assert set(engine.push(event(0, 0, "a p b")).added) == {mapping("a", "b")}
+    assert engine.push(event(1, 5)).removed == []  # the streamed copy left; the static one is in every graph
+    assert set(engine.answers()) == {mapping("a", "b")}

@@ -29,6 +29,7 @@ def test_predicate_constant_and_atomic_filter_prune_before_the_views():
     partitioner, dictionary, complex_filters = _partitioner(text)
     weather, power, owner = (_at(text, p) for p in ("?h :weather ?w", "?h :power ?v", "?h :owner :alice"))
     assert complex_filters == []
+    assert partitioner.predicates == frozenset(iri(p) for p in ("weather", "power", "owner"))  # what pass 1 keeps
     size = len(dictionary)
     assert partitioner.route(iri("h1"), iri("colour"), iri("red")) is None  # pass 1: predicate
     assert len(dictionary) == size  # a triple dropped in pass 1 is never encoded
@@ -52,6 +53,7 @@ def test_repeated_variable_and_variable_predicate():
     text = "?x :knows ?x . ?x ?p :b"
     partitioner, _, _ = _partitioner(text)
     knows, any_predicate = _at(text, "?x :knows ?x"), _at(text, "?x ?p :b")
+    assert partitioner.predicates is None  # ?p: pass 1 keeps every predicate
     assert partitioner.route(iri("a"), iri("knows"), iri("c")) is None
     assert partitioner.route(iri("a"), iri("knows"), iri("a"))[1] == (knows,)
     assert partitioner.route(iri("a"), iri("likes"), iri("b"))[1] == (any_predicate,)  # any predicate for ?p

@@ -17,11 +17,16 @@ CASES = [
     "?t :fare ?f . ?t :tip ?x . FILTER(?x * 4 > ?f) FILTER(?f > 9)",  # complex and atomic FILTERs
     "?a :p ?b . ?b :q ?c . ?c :r ?a",  # cycle: a two-variable hash key
     "?a :p ?b . ?c :q ?d",  # cross product
+    "?a :price ?x . ?b ?q ?y . FILTER(?y < ?x)",  # sort-merge over the scan binding a variable predicate
+    "?a :price ?x . ?b ?b ?y . FILTER(?y < ?x)",  # sort-merge, the predicate repeats the subject
+    "?x ?x ?y",  # predicate = subject, alone
+    "?y ?x ?x . ?y :likes ?z",  # predicate = object
 ]
 TRIPLES = [
     "a1 price 5", "a2 price 10", "b1 cost 3", "b2 cost 7", "b3 cost x", "a knows a", "a likes c", "c knows c",
     "d knows e", "a likes b", "c p b", "t1 fare 10", "t1 tip 3", "t2 fare 10", "t2 tip 2", "t3 fare 8", "t3 tip 9",
     "a p b", "b q c", "c r a", "c r b", "e q d",
+    "b1 b1 4", "k k c", "c k k", "a k k", "a k c",
 ]
 
 
