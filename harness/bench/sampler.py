@@ -118,10 +118,13 @@ class RssSampler:
         last_progress = 0
         started_ns = next_ns = time.perf_counter_ns()
         while not self._stop.is_set():
+            # the count is read before the clock: the main thread may run a whole pass while this thread waits for
+            # the GIL after the clock, and a point stamped before the loop began must not claim its events
+            count = self._count() if keep_series and self._count is not None else None
             now = time.perf_counter_ns()
             rss = self.rss()
             if keep_series:
-                self.series.append((now, rss, self._count() if self._count is not None else None))
+                self.series.append((now, rss, count))
                 if self.children:
                     self.children_series.append((now, self.children_last))
             if rss > self.peak:

@@ -1,0 +1,33 @@
+"""The RSS sampler's points are consistent: a point's event count was read no later than its time stamp."""
+
+from __future__ import annotations
+
+import time
+
+from harness.bench.sampler import RssSampler
+
+
+def test_a_points_count_is_read_before_its_stamp():
+    # the count callable returns the moment it was called: a point stamped before its count was read would claim
+    # work done after its stamp (a pass run while the sampler waited for the GIL)
+    sampler = RssSampler(200.0, count=time.perf_counter_ns).start()
+    try:
+        deadline = time.perf_counter() + 5.0
+        while len(sampler.series) < 5 and time.perf_counter() < deadline:
+            time.sleep(0.01)
+    finally:
+        sampler.stop()
+    assert len(sampler.series) >= 5
+    assert all(count <= stamp for stamp, _, count in sampler.series)
+    assert all(rss > 0 for _, rss, _ in sampler.series)
+
+
+def test_no_count_gives_none():
+    sampler = RssSampler(200.0).start()
+    try:
+        deadline = time.perf_counter() + 5.0
+        while not sampler.series and time.perf_counter() < deadline:
+            time.sleep(0.01)
+    finally:
+        sampler.stop()
+    assert sampler.series and all(count is None for _, _, count in sampler.series)
