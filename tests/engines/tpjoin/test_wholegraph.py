@@ -21,6 +21,10 @@ CASES = [
     "?a :price ?x . ?b ?b ?y . FILTER(?y < ?x)",  # sort-merge, the predicate repeats the subject
     "?x ?x ?y",  # predicate = subject, alone
     "?y ?x ?x . ?y :likes ?z",  # predicate = object
+    # the dictionary numbers the query's constants from 0 in pattern order: the object constant gets id 1 here,
+    # the predicate id 1 in the next, and the scan must test each constant by its position, not by its id
+    "?x :likes :b",
+    ":c :knows ?y",
 ]
 TRIPLES = [
     "a1 price 5", "a2 price 10", "b1 cost 3", "b2 cost 7", "b3 cost x", "a knows a", "a likes c", "c knows c",
