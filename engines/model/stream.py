@@ -254,9 +254,6 @@ class ContinuousQuery:
     name: str = "query"
 
     def __post_init__(self) -> None:
-        # every engine's planner starts from a first pattern: an empty BGP is refused here, once, not by each engine
-        if not self.patterns:
-            raise ValueError("a continuous query needs at least one triple pattern")
         if self.entailment not in ENTAILMENTS:
             raise ValueError(f"unknown entailment {self.entailment!r}")
 

@@ -148,11 +148,3 @@ def test_falsy_constant_filters_are_kept(constant):
 def test_two_argument_regex():
     query = parse_query('SELECT * { ?x <http://p> ?y FILTER(REGEX(?y, "a")) }', window="event")
     assert query.filters[0].name == "regex" and len(query.filters[0].args) == 2
-
-
-def test_a_query_model_without_patterns_is_refused_at_construction():
-    from dataclasses import replace
-
-    query = parse_query("SELECT * WHERE { ?s <http://ex/p> ?o }", window="event")
-    with pytest.raises(ValueError, match="at least one triple pattern"):
-        replace(query, patterns=())
