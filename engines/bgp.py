@@ -91,7 +91,8 @@ def evaluate_bgp(
     if any(not rows for _, rows in pending):
         return set()
     pending.sort(key=lambda item: len(item[1]))
-    bound_names, rows = pending.pop(0)
+    # the empty BGP (the query reader refuses one; the engine API does not) has one solution: the empty mapping
+    bound_names, rows = pending.pop(0) if pending else ([], [()])
     while pending:
         bound = set(bound_names)
         connected = [i for i, (names, _) in enumerate(pending) if bound.intersection(names)]

@@ -96,7 +96,7 @@ class Window:
             raise WindowError(f"an {self.kind} window takes no range or slide")
 
     @classmethod
-    def sliding(cls, range_ms: int, slide_ms: int = 1) -> Window:
+    def sliding(cls, range_ms: int, slide_ms: int) -> Window:
         return cls("sliding", range_ms, slide_ms)
 
     @classmethod

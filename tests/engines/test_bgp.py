@@ -61,3 +61,10 @@ def test_filters_run_on_full_mappings_in_the_variables_order():
 
     assert evaluate_bgp([("?x", P, "?y")], ["?y", "?x"], index, accept) == {(B, A)}
     assert sorted(seen) == [(B, A), (D, C)]
+
+
+def test_the_empty_bgp_has_one_solution_the_empty_mapping():
+    # SPARQL's identity for the join: reeval and the oracle answer it so, whatever the graph holds
+    assert evaluate_bgp([], [], _index((A, P, B))) == {()}
+    assert evaluate_bgp([], [], TripleIndex()) == {()}
+    assert evaluate_bgp([], [], _index((A, P, B)), accept=lambda mapping: False) == set()

@@ -53,6 +53,19 @@ def test_sliding_expiry_removes_exactly_the_matches_of_the_leaving_triples(engin
 
 
 @pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
+def test_a_ground_pattern_takes_its_matches_away_when_its_triple_leaves(engine_cls):
+    """A pattern with no variable is filed under its constant triple: its expiry removes every match."""
+    text = "?t :driver ?d . :hq :open :yes"
+    engine, reeval = engine_cls(query(text, "sliding:10:1")), ReevalEngine(query(text, "sliding:10:1"))
+    events = [event(0, 0, "hq open yes"), event(1, 4, "t1 driver d1", "t2 driver d2"), event(2, 11, "t3 driver d3")]
+    steps = run(engine, events)
+    assert steps == run(reeval, events)
+    assert steps[1][0] == {mapping("t1", "d1"), mapping("t2", "d2")}
+    assert steps[2] == (set(), {mapping("t1", "d1"), mapping("t2", "d2")})  # hq open yes (0) left at 11
+    assert engine.stats()["filed_keys"] == 0
+
+
+@pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
 def test_tumbling_window_empties_at_each_boundary(engine_cls):
     engine = engine_cls(query(TRIPS, "tumbling:10"))
     steps = run(engine, [event(0, 1, "t1 driver d1"), event(1, 9, "t1 taxi x1"), event(2, 10, "t1 taxi x1")])
