@@ -240,6 +240,26 @@ def test_a_pattern_of_three_variables_all_bound_by_the_others_joins_in_every_arr
     assert set(engine.answers()) == {mapping("a", "b", "c")}
 
 
+@pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
+def test_a_pattern_bound_by_the_ones_before_is_a_check_wherever_the_bgp_lists_it(engine_cls):
+    """Once ?x :a ?y or ?x :c ?y is joined, the other has every variable bound: the planner takes it first, as a pure check.
+
+    A BGP is a set of patterns: the answers depend neither on the order it lists them in nor on the triples' arrival order.
+    """
+    from dataclasses import replace
+    from itertools import permutations
+
+    base = query("?x :a ?y . ?x :b ?z . ?x :c ?y", "sliding:100:1")
+    triples = ["s a o", "s b t", "s c o", "s c p"]  # s c p: no s a p, so the check must reject ?y = p
+    for patterns in permutations(base.patterns):
+        q = replace(base, patterns=patterns)
+        for arrival in permutations(triples):
+            engine = engine_cls(q)
+            added = [m for i, t in enumerate(arrival) for m in engine.push(event(i, i, t)).added]
+            assert added == [mapping("s", "o", "t")], (patterns, arrival)
+            assert set(engine.answers()) == {mapping("s", "o", "t")}
+
+
 def test_an_unknown_reevaluation_mode_is_named_with_the_known_ones():
     with pytest.raises(ConfigError) as error:
         SpectraRevEngine(query(CHAIN, "sliding:10:1"), reevaluate="never")
