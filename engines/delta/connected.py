@@ -40,7 +40,6 @@ class StarList:
     """The extended list of one star: central value -> [non-empty slot count, slot sets...]."""
 
     def __init__(self, star: Star) -> None:
-        self.star = star
         self.size = len(star.patterns)
         self.records: dict[str, list] = {}
         self.complete: set[str] = set()
@@ -256,7 +255,8 @@ class ConnectedEvaluator:
         return out
 
     def has_answers(self) -> bool:
-        return bool(self.current) if self.keep_answers else bool(self.answer_tuples())
+        """Whether an answer is kept: the engine asks only a component among several, which keeps them (``keep_answers``)."""
+        return bool(self.current)
 
     def stats(self) -> dict[str, int]:
         return {

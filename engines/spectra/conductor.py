@@ -42,7 +42,6 @@ class QueryConductor:
     def __init__(self, query: ContinuousQuery, static: Iterable[Triple], engine_name: str) -> None:
         if query.window.kind not in ("sliding", "event"):
             raise EngineError(f"engine {engine_name!r} does not support {query.window.kind} windows")
-        self.query = query
         self.engine_name = engine_name
         atomic, rest = split_filters(query)
         self.shapes = shape_patterns(query, atomic)
