@@ -50,7 +50,7 @@ def _oxigraph_merges_terms(query, stream) -> bool:
     terms = {t for e in stream.events for u in e.updates for t in u.triple}
     terms |= {t for triple in stream.static for t in triple}
     terms |= {t for pattern in query.patterns for t in pattern if not t.startswith("?")}
-    stored = {str(engine._term(t)) for t in terms}
+    stored = {str(engine._term(t, inserted=False)) for t in terms}
     return len(stored) < len(terms)
 
 

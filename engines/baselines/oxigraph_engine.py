@@ -52,7 +52,12 @@ class OxigraphEngine:
         self.static = frozenset(static)
         self._load(set(self.static), add=True)
 
-    def _term(self, term: str):
+    def _term(self, term: str, *, inserted: bool):
+        """The store's term for an input term; ``inserted``: the input spelling answers show from now on.
+
+        oxigraph merges literals of one value (``"01"`` and ``"1"`` as xsd:integer); an answer holding the
+        merged term shows the spelling of the latest insertion that carried it. The conversion cache only
+        saves work: the spelling is recorded on every insertion, cached or not."""
         converted = self._to_store.get(term)
         if converted is None:
             if term[0] == "<":
@@ -68,6 +73,7 @@ class OxigraphEngine:
                 else:
                     converted = ox.Literal(lexical)
             self._to_store[term] = converted
+        if inserted:  # removals only meet terms an insertion recorded: the window removes what it added
             self.to_input[converted] = term
         return converted
 
@@ -82,7 +88,8 @@ class OxigraphEngine:
         if self.closure is not None:
             triples = self.closure.add(triples) if add else self.closure.remove(triples)
         for s, p, o in triples:
-            quad = ox.Quad(self._term(s), self._term(p), self._term(o), _DEFAULT_GRAPH)
+            quad = ox.Quad(self._term(s, inserted=add), self._term(p, inserted=add), self._term(o, inserted=add),
+                           _DEFAULT_GRAPH)
             if add:
                 self.store.add(quad)
             else:
