@@ -110,6 +110,13 @@ CHECKS = [
                 ":teaches rdfs:range :Course", ":advisor owl:inverseOf :advises", ":advises rdfs:subPropertyOf :related",
                 ":advises rdfs:domain :Faculty", ":knows a owl:SymmetricProperty", ":knows rdfs:subPropertyOf :related",
                 ":headOf rdfs:subPropertyOf :worksFor", ":worksFor rdfs:domain :Person", ":related rdfs:range :Person")),
+    Check("rdfs-entailment-expiry", [
+        (0, ["+ :a :teaches :c1"]), (1, ["+ :a :name :A", "+ :b :name :B"]), (2, ["+ :b a :Faculty"]),
+        (3, ["+ :c :name :C"]), (5, ["+ :c :teaches :c2"]),
+    ], "SELECT * WHERE { ?x a :Person . ?x :name ?n }", "sliding:3:1", entailment="rdfs",
+        # a's type is entailed only from :teaches at 0: the answer leaves with that triple at 3, b's stays until
+        # its own type leaves at 5, and c is a Person only from 5 while its name (3) is still in the window
+        schema=(":teaches rdfs:domain :Faculty", ":Faculty rdfs:subClassOf :Person")),
     Check("numeric-term-identity", [
         (0, ['+ :a :v "1"^^xsd:integer', '+ :b :v "01"^^xsd:integer', '+ :c :v "1.0"^^xsd:decimal']),
         (1, ['+ :d :v "1"^^xsd:double', '+ :e :v "abc"^^xsd:integer', '+ :f :v "1"']),

@@ -66,3 +66,15 @@ def test_a_merged_literal_shows_the_spelling_of_its_latest_insertion():
         spelled.append({n for _, n in engine.answers()})
     one, zero_one = '"1"^^<http://www.w3.org/2001/XMLSchema#integer>', '"01"^^<http://www.w3.org/2001/XMLSchema#integer>'
     assert spelled == [{zero_one}, {one}, {zero_one}]
+
+
+def test_distinct_blank_nodes_stay_distinct_in_the_store():
+    # a data blank node is stored under its own label: two labels that share a suffix are two nodes
+    from engines.model.stream import INSERT, Event, Update
+
+    p = "<http://ex/p>"
+    event = Event(0, 0, (Update(INSERT, "_:a1", p, "<http://ex/x>"), Update(INSERT, "_:b1", p, "<http://ex/y>")))
+    query = parse_query("PREFIX : <http://ex/> SELECT * WHERE { ?s :p ?o }", window="unbounded")
+    engine = OxigraphEngine(query)
+    engine.push(event)
+    assert set(engine.answers()) == {("_:a1", "<http://ex/x>"), ("_:b1", "<http://ex/y>")}
