@@ -5,17 +5,18 @@ two engines can then be the machine (the other core's work, the order of the cel
 code. This script takes the process out: it loads the stream once and alternates the two engines
 round after round (eager first in even rounds, lazy first in odd ones), each pass a fresh engine
 after a garbage collection, timing every ``push`` with ``perf_counter_ns`` as the runner does.
-Printed: each round's ratio eager / lazy over the whole pass and over the steady state (the events
-after the window filled, ``harness.bench.steady.fill_index``), then their median [IQR].
+Printed: each round's ratio B / A (eager / lazy: above 1, lazy faster) over the whole pass and over
+the steady state (the events after the window filled, ``harness.bench.steady.fill_index``), then their
+median [IQR]. ``--engines tpjoin-eager tpjoin-eager`` times one engine against itself: the noise floor.
 
 ``--counts`` runs one instrumented pass of each engine instead and prints, for the filling and the
 steady part apart, what each did: automaton runs, every state's joins with the rows in and out,
 rows added to and removed from the views, triples expired, matches filed and removed, dictionary
-calls, and the calls to ``View.__len__`` (lazy's precondition bookkeeping reads it on expiry); the automaton states'
+calls, and the calls to ``View.__len__`` (SortAndCombine reads the sizes of the views); the automaton states'
 joins are summed unless ``--by-state``.
 
     taskset -c 1 python benchmarks/tpjoin_lazy_eager_ab.py --stream results/runs/tpjoin-streams/snb-p200-message-rate1000 \
-        --query generators/snb/queries/Q1_star.rq --window sliding:100s:1ms --max-events 8038 [--rounds 12] [--counts]
+        --query generators/snb/queries/Q1_star.rq --window sliding:100s:1ms --max-events 8038 [--rounds 12] [--engines A B] [--counts [--by-state]]
 """
 
 from __future__ import annotations
@@ -62,20 +63,23 @@ def spread(values) -> str:
     return f"{median:.3f} [{q1:.3f}-{q3:.3f}] (n={len(values)})"
 
 
-def rounds(query, stream, events, fill: int, count: int) -> None:
-    classes = {name: get_engine(name) for name in ENGINES}
+def rounds(query, stream, events, fill: int, count: int, names: tuple[str, str]) -> None:
+    """``count`` rounds of one pass of A (``names[0]``) and one of B, B first in even rounds; ratios B / A."""
+    a, b = names
+    classes = [get_engine(a), get_engine(b)]
     whole, steady = [], []
-    print("| round | first | lazy s | eager s | lazy steady s | eager steady s | eager / lazy | eager / lazy steady |")
+    print(f"A = {a}, B = {b}\n")
+    print("| round | first | A s | B s | A steady s | B steady s | B / A | B / A steady |")
     print("|---|---|---|---|---|---|---|---|")
     for number in range(count):
-        order = ENGINES[::-1] if number % 2 == 0 else ENGINES
-        got = {name: timed_pass(classes[name], query, stream, events, fill) for name in order}
-        (lazy, lazy_steady), (eager, eager_steady) = got["tpjoin-lazy"], got["tpjoin-eager"]
-        whole.append(eager / lazy)
-        steady.append(eager_steady / lazy_steady)
-        print(f"| {number} | {order[0]} | {lazy:.3f} | {eager:.3f} | {lazy_steady:.3f} | {eager_steady:.3f} | "
+        order = (1, 0) if number % 2 == 0 else (0, 1)
+        got = {side: timed_pass(classes[side], query, stream, events, fill) for side in order}
+        (a_all, a_steady), (b_all, b_steady) = got[0], got[1]
+        whole.append(b_all / a_all)
+        steady.append(b_steady / a_steady)
+        print(f"| {number} | {'AB'[order[0]]} | {a_all:.3f} | {b_all:.3f} | {a_steady:.3f} | {b_steady:.3f} | "
               f"{whole[-1]:.3f} | {steady[-1]:.3f} |", flush=True)
-    print(f"\neager / lazy per round (above 1: lazy faster): whole pass {spread(whole)}, steady state {spread(steady)}")
+    print(f"\nB / A per round (above 1: A faster): whole pass {spread(whole)}, steady state {spread(steady)}")
 
 
 class WorkCounter:
@@ -182,6 +186,8 @@ def main(argv=None) -> None:
     parser.add_argument("--window", required=True, help="e.g. sliding:100s:1ms")
     parser.add_argument("--max-events", type=int, default=0)
     parser.add_argument("--rounds", type=int, default=12, help="interleaved rounds (default 12)")
+    parser.add_argument("--engines", nargs=2, default=list(ENGINES), metavar=("A", "B"),
+                        help="the two engines timed (default tpjoin-lazy tpjoin-eager; the same twice: the noise floor)")
     parser.add_argument("--counts", action="store_true", help="count the work of one pass of each instead of timing")
     parser.add_argument("--by-state", action="store_true", help="with --counts: every automaton state's joins apart")
     args = parser.parse_args(argv)
@@ -196,7 +202,7 @@ def main(argv=None) -> None:
     if args.counts:
         counts(query, stream, events, fill, args.by_state)
     else:
-        rounds(query, stream, events, fill, args.rounds)
+        rounds(query, stream, events, fill, args.rounds, tuple(args.engines))
 
 
 if __name__ == "__main__":
