@@ -9,7 +9,8 @@ events it processed (the run's first, cheapest ones) against the other engine's 
 
 Throughputs are median [IQR] of triples/s over the repetitions. With ``--steady`` each engine's column is its
 steady-state cost instead (µs per event after the window filled, the runner's ``steady_events_per_s``), for the
-per-update cost against window size, followed by its growth from the smallest to the largest window (per round).
+per-update cost against window size, followed by its growth from the smallest to the largest window (per round),
+and the pair's ratio is also given over the steady state alone (per round, ``(steady)`` columns).
 
     python benchmarks/tpjoin_ratios.py RUN BASE_ENGINE [OTHER_ENGINE ...] [--steady]
     e.g. python benchmarks/tpjoin_ratios.py results/runs/tpjoin-partition tpjoin-event tpjoin-event-nopart
@@ -50,6 +51,21 @@ def _ratio(base: pd.DataFrame, other: pd.DataFrame, timeout_s: float) -> str:
     return f"{median:.2f} [{q1:.2f}-{q3:.2f}] (n={len(ratios)})"
 
 
+def _steady_ratio(base: pd.DataFrame, other: pd.DataFrame) -> str:
+    """Median and IQR over rounds of other/base steady cost per event (the events after the window filled)."""
+    if base.empty or other.empty or (base.status != "ok").any() or (other.status != "ok").any():
+        return "n/a"
+    if "steady_events_per_s" not in base or "steady_events_per_s" not in other:
+        return "n/a"
+    paired = pd.merge(base[["repetition", "steady_events_per_s"]], other[["repetition", "steady_events_per_s"]],
+                      on="repetition").dropna()
+    if paired.empty:
+        return "no steady state"
+    ratios = paired.steady_events_per_s_x / paired.steady_events_per_s_y  # rates: base's over other's is cost other/base
+    q1, median, q3 = np.percentile(ratios, [25, 50, 75])
+    return f"{median:.2f} [{q1:.2f}-{q3:.2f}] (n={len(ratios)})"
+
+
 def _spread(values) -> str:
     q1, median, q3 = np.percentile(np.asarray(values, dtype=float), [25, 50, 75])
     big = median >= 100
@@ -73,6 +89,8 @@ def main(run: str, base_engine: str, others: list[str], steady: bool = False) ->
     engines = [base_engine, *others]
     unit = "steady µs/event" if steady else "throughput"
     header = ["stream", "query", "window", "events", "shape"] + [f"{e} {unit}" for e in engines] + [f"{o} / {base_engine} (wall)" for o in others]
+    if steady:
+        header += [f"{o} / {base_engine} (steady)" for o in others]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for key, group in cells.groupby(GROUP, dropna=False, sort=True):
@@ -89,6 +107,8 @@ def main(run: str, base_engine: str, others: list[str], steady: bool = False) ->
         base = group[group.engine == base_engine]
         for other in others:
             row.append(_ratio(base, group[group.engine == other], timeout_s))
+        if steady:
+            row += [_steady_ratio(base, group[group.engine == other]) for other in others]
         print("| " + " | ".join(row) + " |")
     if steady:
         _growth(cells, engines)

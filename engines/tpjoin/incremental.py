@@ -152,7 +152,7 @@ class TPJoinIncrementalEngine:
         for triple in removed:
             for j in self.routes_of.pop(triple):
                 views[j].remove(triple)
-                if empty_views is not None and not len(views[j]):
+                if empty_views is not None and not views[j].size:
                     empty_views.add(j)
                 affected = filed[j].pop(triple, None)
                 if not affected:

@@ -11,12 +11,14 @@ from engines.tpjoin.multimap import BidirectionalMultiMap
 
 
 class View:
-    __slots__ = ("pairs", "predicates", "_triples")
+    __slots__ = ("pairs", "predicates", "size")
 
     def __init__(self, with_predicates: bool = False) -> None:
         self.pairs = BidirectionalMultiMap()
         self.predicates: dict[tuple[int, int], list[int]] | None = {} if with_predicates else None
-        self._triples = 0
+        # the number of triples, read as an attribute where ``len(view)`` (a Python-level __len__) would cost a call:
+        # lazy I-CGPM's emptiness test runs once per row that leaves a view
+        self.size = 0
 
     def add(self, triple: tuple[int, int, int]) -> bool:
         """Add the triple; False when it is already in the view."""
@@ -34,7 +36,7 @@ class View:
                 return False
             else:
                 held.append(p)
-        self._triples += 1
+        self.size += 1
         return True
 
     def remove(self, triple: tuple[int, int, int]) -> bool:
@@ -51,7 +53,7 @@ class View:
             if not held:
                 del predicates[(s, o)]
                 self.pairs.remove(s, o)
-        self._triples -= 1
+        self.size -= 1
         return True
 
     def __contains__(self, triple: tuple[int, int, int]) -> bool:
@@ -62,10 +64,10 @@ class View:
         return held is not None and p in held
 
     def __len__(self) -> int:
-        return self._triples
+        return self.size
 
     def clear(self) -> None:
         self.pairs.clear()
         if self.predicates is not None:
             self.predicates.clear()
-        self._triples = 0
+        self.size = 0
