@@ -32,3 +32,5 @@ fi
 for persons in 100 200 400; do gen "snb-p$persons-week" snb --scale "$persons" --option events=week; done
 # SNB, one event per message (10-50 triples), 1000 triples per second: windows (figure 13) and FILTERs (figure 14)
 gen snb-p200-message-rate1000 snb --scale 200 --rate 1000
+# the same at 1000 persons (1.43M triples): figure 13 past 2*10^5 triples (tpjoin-snb-large-windows.toml)
+gen snb-p1000-message-rate1000 snb --scale 1000 --rate 1000
