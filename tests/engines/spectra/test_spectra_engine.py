@@ -162,7 +162,7 @@ def test_incremental_engine_does_not_reevaluate_and_onchange_rev_skips_unchanged
     for e in events:
         assert inc.push(e) == lazy.push(e)
     assert lazy.stats()["evaluations"] == 2  # the pruned and the re-stamped triple change no view
-    assert inc.stats()["matches"] == 1 and inc.stats()["sibling_keys"] == 2
+    assert inc.stats()["matches"] == 1 and "evaluations" not in inc.stats()
     for always in (SpectraRevEngine(q), SpectraRevOnChangeEngine(q, reevaluate="every-instant")):
         twin = SpectraEngine(q)
         for e in events:
@@ -215,9 +215,9 @@ def test_the_no_change_results_of_advance_are_shared_and_read_only():
     new_rows, evicted = first
     with pytest.raises(TypeError):
         new_rows[0] = ["corrupted"]
-    with pytest.raises(AttributeError):
-        evicted.append((0, "corrupted"))
-    assert engine.conductor.advance(event(2, 2, "x r w")) == ({}, ())
+    with pytest.raises(TypeError):
+        evicted[0] = ["corrupted"]
+    assert engine.conductor.advance(event(2, 2, "x r w")) == ({}, {})
 
 
 @pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
