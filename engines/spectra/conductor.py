@@ -53,6 +53,8 @@ class QueryConductor:
         self.decode = self.dictionary.decoder()
         self.views = [View(shape.arity, probed_positions(self.shapes, j)) for j, shape in enumerate(self.shapes)]
         self.row_of_triple = [row_getter(shape.row_positions) for shape in self.shapes]
+        # whether a triple is in the window, asked of the first pattern it routes to (routes are sorted)
+        self._in_window = [view.holds_triple(shape.row_positions) for view, shape in zip(self.views, self.shapes)]
         self.planner = JoinPlanner(self.shapes, self.views, len(query.variables))
         self.post_filter = None
         if rest:
@@ -103,9 +105,11 @@ class QueryConductor:
             new_rows = self._take_static()
         predicates = self._predicates
         route = self._route
-        views, row_of_triple = self.views, self.row_of_triple
-        fresh: set[tuple[int, int, int]] = set()  # new to the window in this event: not in the views yet
-        for op, s, p, o in event.updates:
+        row_of_triple, in_window = self.row_of_triple, self._in_window
+        updates = event.updates
+        # new to the window in this event, so not in the views yet: only an event of several triples can repeat one
+        fresh: set[tuple[int, int, int]] | None = set() if len(updates) > 1 else None
+        for op, s, p, o in updates:
             if op != INSERT:
                 raise EngineError(
                     f"engine {self.engine_name!r} does not support deletions (event {event.index} deletes a triple)"
@@ -119,15 +123,15 @@ class QueryConductor:
             triple = self._encode_triple(s, p, o)
             if self.static and triple in self.static:
                 continue  # static: never stamped, never evicted
-            first = routes[0]
-            if row_of_triple[first](triple) in views[first] or (fresh and triple in fresh):
+            if in_window[routes[0]](triple) or (fresh and triple in fresh):
                 self._restamp(triple, stamp)  # already in the window: no new row
                 continue
             self._add(triple, stamp)
             self._hold(triple)
             if new_rows is _NO_ROWS:
                 new_rows = {}
-            fresh.add(triple)
+            if fresh is not None:
+                fresh.add(triple)
             for j in routes:
                 rows = new_rows.get(j)
                 if rows is None:

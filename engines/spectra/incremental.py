@@ -14,8 +14,10 @@ attributes, which is exactly how the views' multimaps file rows. So the evicted 
 seed the same join as new rows do, through the multimaps, before they are removed from view j: what
 it finds are exactly the matches that hold one of them, and nothing else is looked at (the window
 is not re-evaluated). A match holding evicted rows of several patterns is found once, in the pass
-of the first of them, since its row leaves view j right after that pass. No match is stored: the
-engine's state is the window's rows, once (a stored match costs more than the triples it joins).
+of the first of them, since its row leaves view j right after that pass. Rows that are in no
+current match (``siblings.MatchedValues``: the paper's ``sibling(q) = ∅``) seed nothing. No match
+is stored: the state is the window's rows, once, and a count per matched anchor value (a stored
+match, filed under each of its rows, cost more than the triples it joins).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from engines.model.stream import NO_CHANGE, ContinuousQuery, Delta, Event, Mappi
 from engines.protocol import Capabilities, check_supported
 from engines.spectra.conductor import QueryConductor, reject_options
 from engines.spectra.joins import seed_partials
+from engines.spectra.siblings import MatchedValues
 from engines.spectra.views import size_of
 
 SPECTRA_CAPABILITIES = Capabilities(
@@ -54,6 +57,7 @@ class SpectraEngine:
         self.query = query
         self.conductor = QueryConductor(query, static, self.name)
         self.match_count = 0  # |M(τ)|, for stats: the matches themselves are not kept
+        self.matched = MatchedValues(self.conductor.shapes)
 
     def push(self, event: Event) -> Delta:
         new_rows, evicted = self.conductor.advance(event)
@@ -64,6 +68,7 @@ class SpectraEngine:
         if not (added or removed):
             return NO_CHANGE
         self.match_count += len(added) - len(removed)
+        self.matched.count(added, removed)
         decode = self.conductor.decode
         return Delta(added=[decode(m) for m in added], removed=[decode(m) for m in removed])
 
@@ -71,11 +76,12 @@ class SpectraEngine:
         conductor = self.conductor
         views, planner, shapes = conductor.views, conductor.planner, conductor.shapes
         removed = []
-        # a view empty before the eviction means there was no match to lose
-        complete = all(map(size_of, views))
+        candidates = self.matched.candidates
+        matching = self.match_count > 0  # no match, nothing to lose
         for j, rows in evicted.items():
-            if complete:
-                found = planner.extend(planner.order(j), seed_partials(shapes[j], rows))
+            seeds = candidates(j, rows) if matching else None
+            if seeds:
+                found = planner.extend(planner.order(j), seed_partials(shapes[j], seeds))
                 if conductor.post_filter is not None:
                     found = [m for m in found if conductor.keeps(m)]
                 removed.extend(found)
@@ -110,4 +116,5 @@ class SpectraEngine:
     def stats(self) -> dict[str, int]:
         stats = self.conductor.stats()
         stats["matches"] = self.match_count
+        stats["matched_values"] = self.matched.values()
         return stats

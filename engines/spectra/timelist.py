@@ -35,7 +35,9 @@ class Timelist:
         # the first live entry's stamp (infinite when none): nothing can expire before it passes
         self.oldest: float = _NEVER
 
-    def _append(self, triple: tuple[int, int, int], stamp: int) -> None:
+    def add(self, triple: tuple[int, int, int], stamp: int) -> None:
+        """Record a triple that was not in the window."""
+        self.size += 1
         s, p, o = triple
         self._subjects.append(s)
         self._predicates.append(p)
@@ -44,21 +46,20 @@ class Timelist:
         if len(stamps) > self._head and stamps[-1] == stamp:
             self._ends[-1] += 1
         else:
-            if self._head == len(stamps):
-                self.oldest = stamp
-            stamps.append(stamp)
-            self._ends.append(len(self._subjects))
-
-    def add(self, triple: tuple[int, int, int], stamp: int) -> None:
-        """Record a triple that was not in the window."""
-        self.size += 1
-        self._append(triple, stamp)
+            self._open_batch(stamp)
 
     def restamp(self, triple: tuple[int, int, int], stamp: int) -> None:
         """Record one more occurrence of a triple already in the window: it now leaves with this one."""
         later = self._later
         later[triple] = later.get(triple, 0) + 1
-        self._append(triple, stamp)
+        self.size -= 1  # add counts it again
+        self.add(triple, stamp)
+
+    def _open_batch(self, stamp: int) -> None:
+        if self._head == len(self._stamps):
+            self.oldest = stamp
+        self._stamps.append(stamp)
+        self._ends.append(len(self._subjects))
 
     def evict_before(self, cutoff: int) -> list[tuple[int, int, int]]:
         """Remove every entry stamped below ``cutoff``; return the triples whose last occurrence that was."""

@@ -21,8 +21,8 @@ Rows are added only when absent and removed only when present: the caller keeps 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from operator import attrgetter
+from collections.abc import Callable, Iterator, Sequence
+from operator import attrgetter, itemgetter
 
 EMPTY: tuple = ()
 SMALL = 8  # a bucket of more rows is a set: a tuple's linear add, remove and ``in`` would cost too much
@@ -134,6 +134,25 @@ class View:
                 return row[1] in self.index[0].get(row[0], EMPTY)
             return row[0] in self.index[1].get(row[1], EMPTY)
         return row in self.index[first].get(row[first], EMPTY)
+
+    def holds_triple(self, row_positions: Sequence[int]) -> Callable[[Sequence[int]], bool]:
+        """A test of whether a triple's row (the values at ``row_positions``) is in the view, for per-triple paths."""
+        arity = self.arity
+        if arity == 0:
+            return lambda _triple: self.size > 0
+        if arity == 1:
+            (at,) = row_positions
+            values = self.values
+            return lambda triple: triple[at] in values
+        if arity == 2:
+            first, second = row_positions
+            if self._first == 0:
+                get = self.index[0].get
+                return lambda triple: triple[second] in get(triple[first], EMPTY)
+            get = self.index[1].get
+            return lambda triple: triple[first] in get(triple[second], EMPTY)
+        row_of = itemgetter(*row_positions)
+        return lambda triple: row_of(triple) in self
 
     def rows(self) -> Iterator:
         """Every row, in the same form ``add`` takes."""
