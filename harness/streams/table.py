@@ -168,31 +168,39 @@ class TermCache:
 
     Besides sparing a parse per batch, the cache makes one string object stand for one term across
     batches, so the triples an engine keeps share their terms' strings as a whole-stream read does.
-    When a column's entries pass ``limit`` it starts afresh: memory stays bounded, and a term seen
-    again is simply parsed again (its string is then a second copy, which costs memory, never answers).
+    It keeps two generations per column: when the young one passes ``limit`` entries it becomes the
+    old one and the previous old one is dropped, so the terms in use (a stream's predicates and
+    classes, the entities of the current window) stay while memory stays under 2 x ``limit`` entries.
     """
 
-    def __init__(self, limit: int = 1 << 16) -> None:
+    def __init__(self, limit: int = 1 << 17) -> None:
         self.limit = limit
-        self.columns: dict[str, dict[str, str]] = {name: {} for name in TERM_COLUMNS}
+        self.young: dict[str, dict[str, str]] = {name: {} for name in TERM_COLUMNS}
+        self.old: dict[str, dict[str, str]] = {name: {} for name in TERM_COLUMNS}
+
+    def entries(self, column: str) -> int:
+        return len(self.young[column]) + len(self.old[column])
 
     def canonical(self, distinct: list[str], indices: np.ndarray, column: str, event_at, validate: bool) -> list[str]:
-        known = self.columns[column]
-        if len(known) + len(distinct) > self.limit:
-            known.clear()
+        young, old = self.young[column], self.old[column]
         canonical = []
         for number, text in enumerate(distinct):
-            term = known.get(text)
+            term = young.get(text)
             if term is None:
-                if validate:
-                    try:
-                        term = _canonical_term(text, column)
-                    except TermError as error:
-                        row = _first(indices == number)
-                        raise TermError(f"{event_at(row)}: {_POSITION[column]}: {error}") from None
-                else:
-                    term = text
-                known[text] = term
+                term = old.get(text)  # a term still in use moves to the young generation, keeping its one string
+                if term is None:
+                    if validate:
+                        try:
+                            term = _canonical_term(text, column)
+                        except TermError as error:
+                            row = _first(indices == number)
+                            raise TermError(f"{event_at(row)}: {_POSITION[column]}: {error}") from None
+                    else:
+                        term = text
+                young[text] = term
+                if len(young) >= self.limit:
+                    self.old[column], self.young[column] = young, {}
+                    young, old = self.young[column], self.old[column]
             canonical.append(term)
         return canonical
 
