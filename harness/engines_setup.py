@@ -10,7 +10,7 @@ that take only unbounded insert/delete streams. Every command reports the engine
 ``engine_deltas`` is how every command feeds an engine: through its ``feed`` when it has one (an
 external engine keeps many events in flight, each answered on its own), else ``push`` by ``push``;
 ``engine_steps`` pairs each delta with its event while reading the events once. A ``stream`` here
-is a ``Stream`` in memory or a ``StreamSource`` read batch by batch: both have ``static``, ``schema``
+is a ``Stream`` in memory or a ``OpenStream`` read batch by batch: both have ``static``, ``schema``
 and ``has_deletions``.
 """
 

@@ -22,7 +22,7 @@ REEVALUATION_LIMIT = 2_000_000
 def reevaluation_cost(query: ContinuousQuery, stream, instants: list[int]) -> int:
     """Triple-instants a re-evaluating oracle handles: window triples (updates in it, plus the static graph) summed over ``instants`` (event positions).
 
-    ``stream`` is a ``Stream`` or a ``StreamSource``: only timestamps and sizes per event are read."""
+    ``stream`` is a ``Stream`` or a ``OpenStream``: only timestamps and sizes per event are read."""
     timeline = timeline_of(stream)
     before = np.concatenate(([0], np.cumsum(timeline.sizes)))  # before[k]: updates in events 0..k-1
     positions = np.asarray(instants, dtype=np.int64)

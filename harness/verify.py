@@ -74,7 +74,7 @@ class VerifyResult:
 def checkpoints(query: ContinuousQuery, stream, every: int) -> list[int]:
     """Instants to check: all when every == 1; else every K-th, each instant where events leave the window, the last.
 
-    ``stream`` is a ``Stream`` or a ``StreamSource``; only its timestamps and deletions per event are read."""
+    ``stream`` is a ``Stream`` or a ``OpenStream``; only its timestamps and deletions per event are read."""
     timeline = timeline_of(stream)
     count = timeline.events
     if every <= 1 or count == 0:
@@ -144,7 +144,7 @@ def _spark_oracle_answers(query: ContinuousQuery, stream: Stream, instants: list
 
 
 def in_memory(stream) -> Stream:
-    """``stream`` as a ``Stream``: a ``StreamSource`` is read whole (re-evaluating oracles and shrinking take sequences)."""
+    """``stream`` as a ``Stream``: a ``OpenStream`` is read whole (re-evaluating oracles and shrinking take sequences)."""
     materialise = getattr(stream, "materialise", None)
     return materialise() if materialise is not None else stream
 

@@ -46,7 +46,7 @@ class Footprint:
 
 
 def measure(engine: str, query, stream, *, rss_hz: float = 50.0) -> Footprint:
-    """One pass of ``engine`` over ``stream`` (a ``StreamSource`` or a ``Stream``) for ``query``, measured."""
+    """One pass of ``engine`` over ``stream`` (a ``OpenStream`` or a ``Stream``) for ``query``, measured."""
     from harness.bench.passes import timed_pass
     from harness.bench.sampler import RssSampler
     from harness.bench.steady import retained_triples

@@ -53,9 +53,9 @@ def steady_rates(latencies_ns: np.ndarray, triples_per_event: np.ndarray, fill: 
 def retained_triples(stream, window: Window) -> int:
     """Distinct triples in the window at the last instant: what an engine must keep, the denominator of bytes per triple.
 
-    ``stream`` is a ``Stream`` or a ``StreamSource``. Unbounded windows hold every triple present after
+    ``stream`` is a ``Stream`` or a ``OpenStream``. Unbounded windows hold every triple present after
     the last update (a pass over the events); sliding and event windows the triples of the events from
-    the window's first to the last, which a ``StreamSource`` counts from those rows alone."""
+    the window's first to the last, which a ``OpenStream`` counts from those rows alone."""
     from harness.streams.event_index import timeline_of
 
     timeline = timeline_of(stream)

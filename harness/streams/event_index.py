@@ -87,7 +87,7 @@ def _joined(parts: list[np.ndarray], dtype) -> np.ndarray:
 
 
 def timeline_of(stream) -> EventIndex:
-    """The index of a stream in memory (from its events) or of a ``StreamSource`` (its column scan)."""
+    """The index of a stream in memory (from its events) or of a ``OpenStream`` (its column scan)."""
     index = getattr(stream, "index", None)
     if index is not None:
         return index()

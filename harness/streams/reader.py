@@ -1,7 +1,7 @@
 """A stream directory is read batch by batch into events in order: the harness holds O(batch + window), never O(stream).
 
 ``open_stream(path)`` reads the small parts at once (``stream.json``, ``static.nt``, ``schema.nt``,
-each events file's schema) and returns a ``StreamSource``. Its ``events`` can be iterated any number
+each events file's schema) and returns a ``OpenStream``. Its ``events`` can be iterated any number
 of times; each iteration is a fresh pass that reads the Parquet files as Arrow record batches of
 ``batch_rows`` rows (``ParquetFile.iter_batches``), checks each batch column-wise with the rules of
 ``harness.streams.table`` and turns it into ``Event`` objects. An event whose rows straddle two
@@ -84,7 +84,7 @@ def _batches(files: list[Path], batch_rows: int) -> Iterator[tuple[pa.Table, str
 class EventPass:
     """One pass over a source's events, in order; ``decode_ns`` is the time spent reading and decoding so far."""
 
-    def __init__(self, source: StreamSource, window: Window | None = None) -> None:
+    def __init__(self, source: OpenStream, window: Window | None = None) -> None:
         self.source = source
         self.refuse_deletions = window is not None and not window.allows_deletions
         self.window = window
@@ -182,7 +182,7 @@ def _shifted(locator: _Locator, tail_start: int) -> _Locator:
 class StreamEvents:
     """A source's events as a re-iterable: each ``iter()`` is a fresh ``EventPass``; ``len()`` counts them (a column scan)."""
 
-    def __init__(self, source: StreamSource, window: Window | None = None) -> None:
+    def __init__(self, source: OpenStream, window: Window | None = None) -> None:
         self.source, self.window = source, window
 
     def __iter__(self) -> EventPass:
@@ -193,7 +193,7 @@ class StreamEvents:
 
 
 @dataclass
-class StreamSource:
+class OpenStream:
     """A stream directory opened for streaming: provenance, static graph and schema in memory, events read on demand."""
 
     directory: Path
@@ -229,12 +229,12 @@ class StreamSource:
     def triple_count(self) -> int:
         return self.index().triples
 
-    def limited(self, max_events: int | None) -> StreamSource:
+    def limited(self, max_events: int | None) -> OpenStream:
         """The same source cut to its first ``max_events`` events."""
-        return StreamSource(self.directory, self.provenance, self.static, self.schema, self.files, max_events,
+        return OpenStream(self.directory, self.provenance, self.static, self.schema, self.files, max_events,
                             self.validate, self.batch_rows, self.window)
 
-    def checked_against(self, window: Window) -> StreamSource:
+    def checked_against(self, window: Window) -> OpenStream:
         """The same source, whose passes refuse a deletion unless ``window`` is unbounded (DESIGN.md section 2)."""
         source = self.limited(self.max_events)
         source.window = window
@@ -284,7 +284,7 @@ def _may_delete(files: list[Path]) -> bool:
     return False
 
 
-def open_stream(path, *, max_events: int | None = None, validate: bool = True, batch_rows: int = BATCH_ROWS) -> StreamSource:
+def open_stream(path, *, max_events: int | None = None, validate: bool = True, batch_rows: int = BATCH_ROWS) -> OpenStream:
     """A stream directory (a path, a ``file:`` URI or any URI Spark can read) opened for streaming; its events are not read yet."""
     directory = layout.stream_directory(local_stream_path(path))
     provenance = layout.read_provenance(directory)
@@ -298,7 +298,7 @@ def open_stream(path, *, max_events: int | None = None, validate: bool = True, b
             raise StreamError(f"cannot read {file} as Parquet: {str(error).splitlines()[0]}") from None
     static = _optional_ntriples(directory / layout.STATIC_FILE)
     schema = _optional_ntriples(directory / layout.SCHEMA_FILE)
-    return StreamSource(directory, provenance, static, schema, files, max_events, validate, batch_rows)
+    return OpenStream(directory, provenance, static, schema, files, max_events, validate, batch_rows)
 
 
 def _optional_ntriples(path: Path) -> tuple:
