@@ -68,7 +68,8 @@ class SpectraEngine:
         if not (added or removed):
             return NO_CHANGE
         self.match_count += len(added) - len(removed)
-        self.matched.count(added, removed)
+        if added:
+            self.matched.enter(added)
         decode = self.conductor.decode
         return Delta(added=[decode(m) for m in added], removed=[decode(m) for m in removed])
 
@@ -76,15 +77,18 @@ class SpectraEngine:
         conductor = self.conductor
         views, planner, shapes = conductor.views, conductor.planner, conductor.shapes
         removed = []
-        candidates = self.matched.candidates
+        matched = self.matched
         matching = self.match_count > 0  # no match, nothing to lose
         for j, rows in evicted.items():
-            seeds = candidates(j, rows) if matching else None
+            seeds = matched.candidates(j, rows) if matching else None
             if seeds:
                 found = planner.extend(planner.order(j), seed_partials(shapes[j], seeds))
                 if conductor.post_filter is not None:
                     found = [m for m in found if conductor.keeps(m)]
-                removed.extend(found)
+                if found:
+                    # counted out at once: the next pattern's rows are tested against the matches still standing
+                    matched.leave(found)
+                    removed.extend(found)
             remove = views[j].remove
             for row in rows:
                 remove(row)

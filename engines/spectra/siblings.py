@@ -59,12 +59,16 @@ class MatchedValues:
             return [row for row in rows if row in counts]
         return [row for row in rows if row[position] in counts]
 
-    def count(self, added: list[tuple[int, ...]], removed: list[tuple[int, ...]]) -> None:
-        """Matches (full mappings in ``query.variables`` order) entered and left the answers."""
+    def enter(self, added: list[tuple[int, ...]]) -> None:
+        """Matches (full mappings in ``query.variables`` order) entered the answers."""
         for variable, counts in self._counted:
             for match in added:
                 value = match[variable]
                 counts[value] = counts.get(value, 0) + 1
+
+    def leave(self, removed: list[tuple[int, ...]]) -> None:
+        """Matches left the answers."""
+        for variable, counts in self._counted:
             for match in removed:
                 value = match[variable]
                 left = counts[value] - 1

@@ -8,6 +8,7 @@ import pytest
 
 from engines.spectra.dictionary import TermDictionary
 from engines.spectra.joins import JoinPlanner
+from engines.spectra.siblings import MatchedValues, anchor_variables
 from engines.spectra.timelist import Timelist
 from engines.spectra.views import SMALL, View
 
@@ -216,3 +217,22 @@ def test_an_order_is_compiled_once_and_its_steps_reused():
     planner = _planner([(0,), (0, 1)], [[1], [(1, 2)]])
     assert planner.compile((0, 1)) is planner.compile((0, 1))
     assert planner.extend((0, 1), [(1,)]) == [(1, 2)]
+
+
+def test_anchors_share_the_variable_most_patterns_have_and_patterns_without_variables_have_none():
+    shapes = [SimpleNamespace(row_variables=variables, arity=len(variables)) for variables in [(0, 1), (0, 2), (0, 3)]]
+    assert anchor_variables(shapes) == {0: 0, 1: 0, 2: 0}  # a star: one count per centre value
+    chain = [SimpleNamespace(row_variables=variables, arity=len(variables)) for variables in [(0, 1), (1, 2), (2, 3), ()]]
+    assert anchor_variables(chain) == {0: 1, 1: 1, 2: 2}
+
+
+def test_matched_values_let_through_only_rows_whose_anchor_value_a_current_match_has():
+    shapes = [SimpleNamespace(row_variables=variables, arity=len(variables)) for variables in [(0, 1), (0,), ()]]
+    matched = MatchedValues(shapes)
+    assert matched.candidates(0, [(5, 6)]) == [] and matched.candidates(2, [()]) == [()]
+    matched.enter([(5, 6), (5, 7), (8, 9)])
+    assert matched.candidates(0, [(5, 1), (6, 1), (8, 2)]) == [(5, 1), (8, 2)] and matched.candidates(1, [5, 6]) == [5]
+    matched.leave([(5, 6), (8, 9)])
+    assert matched.candidates(0, [(5, 1), (8, 2)]) == [(5, 1)] and matched.values() == 1
+    matched.leave([(5, 7)])
+    assert matched.values() == 0
