@@ -21,7 +21,7 @@ _COMPACT_AFTER = 1024  # evicted entries kept before the arrays are shifted down
 
 
 class Timelist:
-    __slots__ = ("_stamps", "_subjects", "_predicates", "_objects", "_head", "_later", "_repeats")
+    __slots__ = ("_stamps", "_subjects", "_predicates", "_objects", "_head", "_later", "_repeats", "oldest")
 
     def __init__(self) -> None:
         self._stamps = array("q")  # non-decreasing
@@ -31,10 +31,14 @@ class Timelist:
         self._head = 0  # entries before it are evicted; compacted lazily
         self._later: dict[tuple[int, int, int], int] = {}  # triple -> occurrences after its oldest live one
         self._repeats = 0  # the sum of ``_later``: live entries that are not a distinct triple
+        # the first live entry's stamp (infinite when none): nothing can expire before it passes
+        self.oldest: float = _NEVER
 
     def add(self, triple: tuple[int, int, int], stamp: int) -> None:
         """Record a triple that was not in the window."""
         s, p, o = triple
+        if self.oldest is _NEVER:
+            self.oldest = stamp
         self._stamps.append(stamp)
         self._subjects.append(s)
         self._predicates.append(p)
@@ -46,11 +50,6 @@ class Timelist:
         later[triple] = later.get(triple, 0) + 1
         self._repeats += 1
         self.add(triple, stamp)
-
-    @property
-    def oldest(self) -> float:
-        """The first live entry's stamp (infinite when none): nothing can expire before it passes."""
-        return self._stamps[self._head] if self._head < len(self._stamps) else _NEVER
 
     def evict_before(self, cutoff: int) -> list[tuple[int, int, int]]:
         """Remove every entry stamped below ``cutoff``; return the triples whose last occurrence that was."""
@@ -76,6 +75,7 @@ class Timelist:
         else:
             expired = list(triples)
         self._head = last
+        self.oldest = stamps[last] if last < len(stamps) else _NEVER
         if last > _COMPACT_AFTER and last * 2 > len(stamps):
             for entries in (stamps, self._subjects, self._predicates, self._objects):
                 del entries[:last]  # in place: the arrays stay the same objects
