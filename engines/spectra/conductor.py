@@ -5,7 +5,7 @@ the timelist (a triple already in the window is stamped again, which is how a du
 until its *last* occurrence leaves) and evicts what the window start has passed. It returns the
 rows that are new to the window and the rows that leave it, by pattern, *without* applying either
 to the views, so that S-Inc can apply them pattern by pattern while joining (see ``incremental``);
-S-Rev applies both at once (``settle``). Whether a triple is already in the window is read from the
+S-Rev applies both at once. Whether a triple is already in the window is read from the
 views (its row in the first pattern it routes to), which hold exactly the window's rows once the
 previous event was settled: the window is not held a second time as a set of triples.
 
@@ -167,18 +167,6 @@ class QueryConductor:
                     rows.append(row_of_triple[j](triple))
             release(triple)
         return evicted
-
-    def settle(self, new_rows: Mapping[int, list], evicted: Mapping[int, list]) -> None:
-        """Apply an event's evicted and new rows to the views at once (S-Rev; S-Inc applies them while joining)."""
-        views = self.views
-        for j, rows in evicted.items():
-            remove = views[j].remove
-            for row in rows:
-                remove(row)
-        for j, rows in new_rows.items():
-            add = views[j].add
-            for row in rows:
-                add(row)
 
     def evaluate(self) -> set[tuple[int, ...]]:
         """Every match over the views as they are: the full join, from the smallest view."""

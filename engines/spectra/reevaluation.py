@@ -61,7 +61,15 @@ class SpectraRevEngine:
         new_rows, evicted = conductor.advance(event)
         if not (evicted or new_rows or self.every_instant):
             return NO_CHANGE
-        conductor.settle(new_rows, evicted)
+        views = conductor.views  # the event's rows, applied at once (S-Inc applies them while joining)
+        for j, rows in evicted.items():
+            remove = views[j].remove
+            for row in rows:
+                remove(row)
+        for j, rows in new_rows.items():
+            add = views[j].add
+            for row in rows:
+                add(row)
         self.evaluations += 1
         current = conductor.evaluate()
         previous = self.matches

@@ -1,7 +1,7 @@
 """The timelist (Section 7) keeps every occurrence of a kept triple in the window, in stamp order, and lets a triple leave with its last occurrence.
 
 Stamps only grow, so entries are appended in order and the expired prefix is found by binary
-search, as in the paper. An entry is its stamp and three term ids in flat arrays (20 bytes, no
+search, as in the paper. An entry is its stamp and three term ids in two flat arrays (20 bytes, no
 object per triple): the window's triples are held once, here, and as rows in the views.
 
 Whether a triple is already in the window is the caller's to say (the conductor asks the views,
@@ -21,13 +21,11 @@ _COMPACT_AFTER = 1024  # evicted entries kept before the arrays are shifted down
 
 
 class Timelist:
-    __slots__ = ("_stamps", "_subjects", "_predicates", "_objects", "_head", "_later", "_repeats", "oldest")
+    __slots__ = ("_stamps", "_ids", "_head", "_later", "_repeats", "oldest")
 
     def __init__(self) -> None:
         self._stamps = array("q")  # non-decreasing
-        self._subjects = array("I")
-        self._predicates = array("I")
-        self._objects = array("I")
+        self._ids = array("I")  # s, p, o of each entry, three per entry
         self._head = 0  # entries before it are evicted; compacted lazily
         self._later: dict[tuple[int, int, int], int] = {}  # triple -> occurrences after its oldest live one
         self._repeats = 0  # the sum of ``_later``: live entries that are not a distinct triple
@@ -36,13 +34,10 @@ class Timelist:
 
     def add(self, triple: tuple[int, int, int], stamp: int) -> None:
         """Record a triple that was not in the window."""
-        s, p, o = triple
         if self.oldest is _NEVER:
             self.oldest = stamp
         self._stamps.append(stamp)
-        self._subjects.append(s)
-        self._predicates.append(p)
-        self._objects.append(o)
+        self._ids.extend(triple)
 
     def restamp(self, triple: tuple[int, int, int], stamp: int) -> None:
         """Record one more occurrence of a triple already in the window: it now leaves with this one."""
@@ -58,7 +53,8 @@ class Timelist:
         if first == len(stamps) or stamps[first] >= cutoff:
             return []
         last = bisect_left(stamps, cutoff, first)
-        triples = zip(self._subjects[first:last], self._predicates[first:last], self._objects[first:last])
+        ids = iter(self._ids[3 * first:3 * last])
+        triples = zip(ids, ids, ids)
         later = self._later
         if later:
             expired = []
@@ -77,8 +73,8 @@ class Timelist:
         self._head = last
         self.oldest = stamps[last] if last < len(stamps) else _NEVER
         if last > _COMPACT_AFTER and last * 2 > len(stamps):
-            for entries in (stamps, self._subjects, self._predicates, self._objects):
-                del entries[:last]  # in place: the arrays stay the same objects
+            del stamps[:last]
+            del self._ids[:3 * last]
             self._head = 0
         return expired
 
