@@ -53,8 +53,12 @@ class Timelist:
         if first == len(stamps) or stamps[first] >= cutoff:
             return []
         last = bisect_left(stamps, cutoff, first)
-        ids = iter(self._ids[3 * first:3 * last])
-        triples = zip(ids, ids, ids)
+        if last == first + 1:  # one entry, the common case of one-triple events: no slice to build
+            ids, at = self._ids, 3 * first
+            triples = [(ids[at], ids[at + 1], ids[at + 2])]
+        else:
+            ids = iter(self._ids[3 * first:3 * last])
+            triples = zip(ids, ids, ids)
         later = self._later
         if later:
             expired = []
