@@ -108,7 +108,7 @@ class QueryConductor:
         row_of_triple, in_window = self.row_of_triple, self._in_window
         updates = event.updates
         # new to the window in this event, so not in the views yet: only an event of several triples can repeat one
-        fresh: set[tuple[int, int, int]] | None = set() if len(updates) > 1 else None
+        fresh: set[tuple[int, int, int]] | None = None if len(updates) == 1 else set()
         for op, s, p, o in updates:
             if op != INSERT:
                 raise EngineError(

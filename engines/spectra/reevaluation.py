@@ -62,10 +62,11 @@ class SpectraRevEngine:
         if not (evicted or new_rows or self.every_instant):
             return NO_CHANGE
         views = conductor.views  # the event's rows, applied at once (S-Inc applies them while joining)
-        for j, rows in evicted.items():
-            remove = views[j].remove
-            for row in rows:
-                remove(row)
+        if evicted:
+            for j, rows in evicted.items():
+                remove = views[j].remove
+                for row in rows:
+                    remove(row)
         for j, rows in new_rows.items():
             add = views[j].add
             for row in rows:
