@@ -28,14 +28,13 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from collections.abc import Iterable
+from sys import intern
 from typing import ClassVar
 
 from common.errors import EngineError, StreamError
 from engines.model.stream import DELETE, NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities, check_supported
 from engines.rdfs import RDF_TYPE
-from engines.sparkwave.alpha import WME
-from engines.sparkwave.beta import delete_token
 from engines.sparkwave.epsilon import EpsilonNetwork
 from engines.sparkwave.network import ReteNetwork
 
@@ -47,6 +46,9 @@ SPARKWAVE_CAPABILITIES = Capabilities(
     filters=True,
     output="delta",
 )
+
+
+_ABSENT = object()
 
 
 class SparkwaveEngine:
@@ -72,8 +74,10 @@ class SparkwaveEngine:
             node.alpha = None if node.term == RDF_TYPE and not is_class else (
                 self.rete.alpha.wired(RDF_TYPE, node.term) if is_class else self.rete.alpha.wired(node.term)
             )
-        self.wmes: dict[Triple, WME] = {}
-        self.expiry: deque[tuple[int, WME]] = deque()
+        self.wmes = self.rete.stamps  # the working memory: triple -> stamp (None: static)
+        self.support: dict[Triple, int] = {}  # unbounded: how many present sources derive each WME (and static ones)
+        self.expiry: deque[tuple[int, tuple[Triple, ...]]] = deque()  # (stamp, the triples stamped then), time order
+        self._queued = 0
         self.present: set[Triple] = set()  # unbounded: the streamed triples in D(τ)
         self.reported: set[Mapping] = set()
         self._last_ts: int | None = None
@@ -88,42 +92,47 @@ class SparkwaveEngine:
         candidates = node.alpha if node is not None and node.alpha is not None else self.rete.alpha.candidates(triple)
         return [memory for memory in candidates if memory.passes(triple)]
 
-    def _insert(self, triple: Triple, node, stamp: int | None) -> WME | None:
-        """A new WME into the α-memories it passes, joins run deepest node first; None if it passes none."""
+    def _insert(self, triple: Triple, node, stamp: int | None) -> Triple | None:
+        """A new WME into the α-memories it passes, joins run deepest node first; its interned triple, None if it passes none."""
         memories = self._memories(triple, node)
         if not memories:
             return None
-        wme = self.wmes[triple] = WME(triple, stamp)
+        s, p, o = triple
+        triple = (intern(s), intern(p), intern(o))  # one string per distinct term, however many batches bring it
+        self.wmes[triple] = stamp
         for memory in memories:
-            memory.add(wme)
+            memory.add(triple)
         for memory in memories:
             for join in memory.successors:
-                join.right_activate(wme)
-        return wme
+                join.right_activate(triple, stamp)
+        return triple
 
-    def _retract(self, wme: WME) -> None:
-        wme.alive = False
-        del self.wmes[wme.triple]
-        for memory in wme.memories:
-            memory.remove(wme)
-        for token in list(wme.tokens):
-            delete_token(token)
+    def _retract(self, triple: Triple) -> None:
+        memories = self.rete.alpha.passed_by(triple)
+        for memory in memories:
+            for join in memory.successors:
+                join.right_retract(triple)  # before the triple leaves the α-memories: rematch reads them
+        for memory in memories:
+            memory.remove(triple)
+        del self.wmes[triple]
 
     def _support(self, triple: Triple, node, stamp: int | None) -> None:
-        wme = self.wmes.get(triple)
-        if wme is None:
-            wme = self._insert(triple, node, stamp)
-            if wme is None:
-                return
-        wme.support += 1
+        if triple in self.wmes:
+            self.support[triple] += 1
+            return
+        triple = self._insert(triple, node, stamp)
+        if triple is not None:
+            self.support[triple] = 1
 
     def _unsupport(self, triple: Triple) -> None:
-        wme = self.wmes.get(triple)
-        if wme is None:
+        support = self.support.get(triple)
+        if support is None:
             return  # it passes no α test: nothing holds it
-        wme.support -= 1
-        if not wme.support:
-            self._retract(wme)
+        if support > 1:
+            self.support[triple] = support - 1
+        else:
+            del self.support[triple]
+            self._retract(triple)
 
     # ------------------------------------------------------------------ events
 
@@ -147,27 +156,35 @@ class SparkwaveEngine:
 
     def _arrive(self, event: Event, now: int) -> None:
         fresh: dict[Triple, object] = {}
-        wmes, expiry = self.wmes, self.expiry
+        stamped: list[Triple] = []
+        wmes = self.wmes
         for update in event.updates:
             for triple, node in self.epsilon.closure(update.triple):
-                wme = wmes.get(triple)
-                if wme is None:
+                stamp = wmes.get(triple, _ABSENT)
+                if stamp is _ABSENT:
                     fresh.setdefault(triple, node)
-                elif wme.stamp is not None and wme.stamp < now:
-                    wme.stamp = now
-                    expiry.append((now, wme))
+                elif stamp is not None and stamp < now:
+                    s, p, o = triple
+                    triple = (intern(s), intern(p), intern(o))
+                    wmes[triple] = now
+                    stamped.append(triple)
         for triple, node in fresh.items():
-            wme = self._insert(triple, node, now)
-            if wme is not None:
-                expiry.append((now, wme))
+            triple = self._insert(triple, node, now)
+            if triple is not None:
+                stamped.append(triple)
+        if stamped:
+            self.expiry.append((now, tuple(stamped)))
+            self._queued += len(stamped)
 
     def _collect(self, start: int) -> None:
         """Algorithm 1: every triple stamped before the window's start leaves, with its tokens."""
-        expiry = self.expiry
+        expiry, wmes = self.expiry, self.wmes
         while expiry and expiry[0][0] < start:
-            stamp, wme = expiry.popleft()
-            if wme.alive and wme.stamp == stamp:
-                self._retract(wme)
+            stamp, triples = expiry.popleft()
+            self._queued -= len(triples)
+            for triple in triples:
+                if wmes.get(triple) == stamp:  # not re-stamped since (nor static, nor gone)
+                    self._retract(triple)
 
     def _apply_updates(self, event: Event) -> None:
         present = self.present
@@ -211,7 +228,7 @@ class SparkwaveEngine:
             **self.epsilon.stats(),
             **self.rete.stats(),
             "wmes": len(self.wmes),
-            "expiry_queue": len(self.expiry),
+            "expiry_queue": self._queued,
             "answers": len(self.reported),
         }
 
