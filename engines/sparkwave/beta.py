@@ -47,14 +47,23 @@ def values_getter(positions) -> Callable[[Triple], tuple]:
 
 
 class Production:
-    """A terminal node: the query's full mappings, counted by complete matches, and their changes in the current event."""
+    """A terminal node: the query's full mappings, counted by complete matches, and their changes in the current event.
 
-    def __init__(self, mapping_of: Callable) -> None:
+    When every variable of the row is selected, a mapping has one match and is its row reordered: the
+    memory's rows stand for the mappings, no count is kept (``memory`` given, ``counts`` None), and
+    ``touched`` is keyed by row; ``mapping`` reorders a key only when an answer is reported.
+    """
+
+    def __init__(self, mapping_of: Callable, memory: BetaMemory | None = None) -> None:
         self.mapping_of = mapping_of
-        self.counts: dict[tuple, int] = {}
-        self.touched: dict[tuple, int] = {}  # mapping -> its count before the current event
+        self.memory = memory
+        self.counts: dict[tuple, int] | None = {} if memory is None else None
+        self.touched: dict[tuple, int] = {}  # mapping (or row) -> its count before the current event
 
     def add(self, row) -> None:
+        if self.counts is None:
+            self.touched.setdefault(row, 0)  # the row was not in the memory: a new match, a new mapping
+            return
         mapping = self.mapping_of(row)
         count = self.counts.get(mapping, 0)
         if mapping not in self.touched:
@@ -62,6 +71,9 @@ class Production:
         self.counts[mapping] = count + 1
 
     def remove(self, row) -> None:
+        if self.counts is None:
+            self.touched.setdefault(row, 1)
+            return
         mapping = self.mapping_of(row)
         count = self.counts[mapping]
         if mapping not in self.touched:
@@ -70,6 +82,16 @@ class Production:
             del self.counts[mapping]
         else:
             self.counts[mapping] = count - 1
+
+    def holds(self, key: tuple) -> bool:
+        return key in (self.memory.rows if self.counts is None else self.counts)
+
+    def keys(self):
+        """The present mappings (rows, when no count is kept)."""
+        return self.memory.rows.keys() if self.counts is None else self.counts.keys()
+
+    def mapping(self, key: tuple) -> tuple:
+        return self.mapping_of(key) if self.counts is None else key
 
 
 class BetaMemory:

@@ -17,7 +17,8 @@ One event, in the engine's one thread (section 3.7):
    zero retracts the triple (Rete retraction). An insert of a present triple, or a delete of an
    absent one, changes nothing (sets, DESIGN.md section 2).
 5. The production counts complete matches per mapping; the event's delta is the mappings whose
-   count went from zero to positive or back, netted over the event.
+   count went from zero to positive or back, netted over the event. Its mappings are M(τ): nothing
+   else keeps the reported answers.
 
 The event window is a sliding window over event indexes: the clock is the event's index and the
 window starts at it. Static triples go through the ε-network at construction, stamp None: never
@@ -79,7 +80,6 @@ class SparkwaveEngine:
         self.expiry: deque[tuple[int, tuple[Triple, ...]]] = deque()  # (stamp, the triples stamped then), time order
         self._queued = 0
         self.present: set[Triple] = set()  # unbounded: the streamed triples in D(τ)
-        self.reported: set[Mapping] = set()
         self._last_ts: int | None = None
         self._first = True
         for triple in set(static):
@@ -202,26 +202,30 @@ class SparkwaveEngine:
 
     def _delta(self) -> Delta:
         production = self.production
-        counts, reported = production.counts, self.reported
+        touched = production.touched
         if self._first:
             self._first = False  # before the first event nothing was reported: static answers appear now
-            production.touched.update({m: 0 for m in counts if m not in production.touched})
-        if not production.touched:
+            for key in touched:
+                touched[key] = 0
+            for key in production.keys():
+                touched.setdefault(key, 0)
+        if not touched:
             return NO_CHANGE
         added, removed = [], []
-        for mapping in production.touched:
-            if mapping in counts:
-                if mapping not in reported:
-                    reported.add(mapping)
-                    added.append(mapping)
-            elif mapping in reported:
-                reported.discard(mapping)
-                removed.append(mapping)
-        production.touched.clear()
+        for key, before in touched.items():
+            if production.holds(key):
+                if not before:
+                    added.append(production.mapping(key))
+            elif before:
+                removed.append(production.mapping(key))
+        touched.clear()
         return Delta(added=added, removed=removed) if added or removed else NO_CHANGE
 
     def answers(self) -> Counter[Mapping]:
-        return Counter({mapping: 1 for mapping in self.reported})
+        """M(τ) after the last event: the production's mappings (none reported before the first event)."""
+        if self._first:
+            return Counter()
+        return Counter(dict.fromkeys(map(self.production.mapping, self.production.keys()), 1))
 
     def stats(self) -> dict[str, int]:
         return {
@@ -229,6 +233,6 @@ class SparkwaveEngine:
             **self.rete.stats(),
             "wmes": len(self.wmes),
             "expiry_queue": self._queued,
-            "answers": len(self.reported),
+            "answers": 0 if self._first else len(self.production.keys()),
         }
 

@@ -47,10 +47,6 @@ def join_order(patterns: Sequence[TriplePattern]) -> list[int]:
     return order
 
 
-def _same_row(row: tuple) -> tuple:
-    return row
-
-
 class ReteNetwork:
     """α-network, β-network and productions; join nodes shared between productions with a common prefix."""
 
@@ -102,11 +98,12 @@ class ReteNetwork:
                 self.shared_join_nodes += 1
             memory = node.output
         positions = [names.index(v) for v in variables]
-        if positions == list(range(memory.width)):
-            production = Production(_same_row)  # the mapping is the row itself: one tuple for both
+        getter = key_getter(positions)
+        mapping_of = getter if len(positions) != 1 else (lambda row, g=getter: (g(row),))
+        if sorted(positions) == list(range(memory.width)):
+            production = Production(mapping_of, memory)  # each mapping is its row reordered
         else:
-            getter = key_getter(positions)
-            production = Production(getter if len(positions) != 1 else (lambda row, g=getter: (g(row),)))
+            production = Production(mapping_of)
         memory.productions.append(production)
         self.productions.append(production)
         return production
