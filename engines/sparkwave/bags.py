@@ -1,41 +1,47 @@
 """Hash-index buckets of tuples (triples or token rows) that cost no container while they hold one tuple.
 
-Most buckets of the α- and β-memories' hash indexes hold one tuple (a star's subject has one name, one type),
-and an empty Python set costs 216 bytes. So a bucket is the tuple itself while it holds one, a list while it
-holds a few (appending is cheap and removal scans a handful), and a set once it holds more than ``LIST_MAX``
-(removal stays O(1) for the large buckets of low-selectivity joins and cross products). A bucket that empties
-leaves its index. Items are always tuples and never lists or sets, so the type of a bucket says its shape.
+Most buckets of the α- and β-memories' hash indexes hold one tuple (a star's subject has one name, one
+type), and an empty Python set costs 216 bytes. So a bucket is the tuple itself while it holds one, a
+``Few`` (an exact-size tuple of its items, rebuilt on change: no over-allocation, and removal scans a
+handful) while it holds up to ``FEW_MAX``, and a set beyond (removal stays O(1) for the large buckets of
+low-selectivity joins and cross products). A bucket that empties leaves its index. Items are plain
+tuples, never a ``Few`` or a set, so the type of a bucket says its shape.
 """
 
 from __future__ import annotations
 
-LIST_MAX = 8
+FEW_MAX = 8
+
+
+class Few(tuple):
+    """A bucket of 2 to ``FEW_MAX`` items."""
+
+    __slots__ = ()
 
 
 def bag_add(buckets: dict, key, item: tuple) -> None:
     bag = buckets.get(key)
     if bag is None:
         buckets[key] = item
-    elif type(bag) is tuple:
-        buckets[key] = [bag, item]
-    elif type(bag) is list:
-        if len(bag) < LIST_MAX:
-            bag.append(item)
-        else:
-            buckets[key] = {*bag, item}
     else:
-        bag.add(item)
+        shape = type(bag)
+        if shape is tuple:
+            buckets[key] = Few((bag, item))
+        elif shape is Few:
+            buckets[key] = Few((*bag, item)) if len(bag) < FEW_MAX else {*bag, item}
+        else:
+            bag.add(item)
 
 
 def bag_remove(buckets: dict, key, item: tuple) -> None:
     """Remove ``item`` (present) from the bucket ``key``."""
     bag = buckets[key]
-    if type(bag) is tuple:
+    shape = type(bag)
+    if shape is tuple:
         del buckets[key]
-    elif type(bag) is list:
-        bag.remove(item)
-        if len(bag) == 1:
-            buckets[key] = bag[0]
+    elif shape is Few:
+        rest = [other for other in bag if other != item]
+        buckets[key] = rest[0] if len(rest) == 1 else Few(rest)
     else:
         bag.discard(item)
         if not bag:
@@ -43,13 +49,10 @@ def bag_remove(buckets: dict, key, item: tuple) -> None:
 
 
 def bag_items(bag) -> tuple:
-    """The items of a bucket (``None``: no bucket) as a tuple, safe to iterate while the index changes."""
+    """The items of a bucket (``None``: no bucket), safe to iterate while the index changes."""
     if bag is None:
         return ()
-    if type(bag) is tuple:
+    shape = type(bag)
+    if shape is tuple:
         return (bag,)
-    return tuple(bag)
-
-
-def bag_size(bag) -> int:
-    return 1 if type(bag) is tuple else len(bag)
+    return bag if shape is Few else tuple(bag)
