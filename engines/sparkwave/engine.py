@@ -77,8 +77,11 @@ class SparkwaveEngine:
             )
         self.wmes = self.rete.stamps  # the working memory: triple -> stamp (None: static)
         self.support: dict[Triple, int] = {}  # unbounded: how many present sources derive each WME (and static ones)
-        self.expiry: deque[tuple[int, tuple[Triple, ...]]] = deque()  # (stamp, the triples stamped then), time order
-        self._queued = 0
+        # the collection queue in time order: the triples stamped at each instant, flat, and per instant its
+        # stamp and how many (no per-event container)
+        self.expiry: deque[Triple] = deque()
+        self.expiry_stamps: deque[int] = deque()
+        self.expiry_counts: deque[int] = deque()
         self.present: set[Triple] = set()  # unbounded: the streamed triples in D(τ)
         self._last_ts: int | None = None
         self._first = True
@@ -173,16 +176,17 @@ class SparkwaveEngine:
             if triple is not None:
                 stamped.append(triple)
         if stamped:
-            self.expiry.append((now, tuple(stamped)))
-            self._queued += len(stamped)
+            self.expiry.extend(stamped)
+            self.expiry_stamps.append(now)
+            self.expiry_counts.append(len(stamped))
 
     def _collect(self, start: int) -> None:
         """Algorithm 1: every triple stamped before the window's start leaves, with its tokens."""
-        expiry, wmes = self.expiry, self.wmes
-        while expiry and expiry[0][0] < start:
-            stamp, triples = expiry.popleft()
-            self._queued -= len(triples)
-            for triple in triples:
+        expiry, stamps, counts, wmes = self.expiry, self.expiry_stamps, self.expiry_counts, self.wmes
+        while stamps and stamps[0] < start:
+            stamp = stamps.popleft()
+            for _ in range(counts.popleft()):
+                triple = expiry.popleft()
                 if wmes.get(triple) == stamp:  # not re-stamped since (nor static, nor gone)
                     self._retract(triple)
 
@@ -232,7 +236,7 @@ class SparkwaveEngine:
             **self.epsilon.stats(),
             **self.rete.stats(),
             "wmes": len(self.wmes),
-            "expiry_queue": self._queued,
+            "expiry_queue": len(self.expiry),
             "answers": 0 if self._first else len(self.production.keys()),
         }
 
