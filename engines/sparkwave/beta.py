@@ -17,10 +17,11 @@ refuse. It fails exactly when the token holds a triple that left the window at t
 the collector has not taken yet (the engine collects after the event's joins, as Sparkwave's
 collector runs behind the matcher).
 
-Retraction (section 3.7) is rematch-based (Doorenbos, "Production Matching for Large Learning Systems", 1995): the tokens a leaving triple
-holds are the joins it makes now, found through the same hash indexes as when it arrived, and the
-tokens built on a token are its row's joins at the child node; so no token keeps links to its
-children or its triple, and a triple keeps no list of its tokens.
+Retraction (section 3.7) is rematch-based (Doorenbos, "Production Matching for Large Learning
+Systems", 1995): the tokens a leaving triple holds are the joins it makes now, found through the
+same hash indexes as when it arrived, and the tokens built on a token are its row's joins at the
+child node; so no token keeps links to its children or its triple, and a triple keeps no list of
+its tokens. It is exact because a row names its chain and every stored token's triples are present.
 """
 
 from __future__ import annotations
