@@ -13,16 +13,23 @@ It does much more than these rules, so its input is prepared so that nothing els
 
 - only schema triples of the six kinds are given (subClassOf, subPropertyOf, domain, range,
   inverseOf, ``p rdf:type owl:SymmetricProperty``);
-- every term except ``rdf:type`` is renamed to a fresh IRI, except the schema vocabulary in its
+- every term, ``rdf:type`` included, is renamed to a fresh IRI, except the schema vocabulary in its
   structural place in those schema triples. Data triples using ``rdfs:subClassOf`` therefore stay
   data, literals cannot trigger datatype rules (owlrl equates ``"01"`` and ``"1"``), and owlrl's
   own vocabulary (owl:Thing, owl:sameAs, rdfs:Resource, axioms) is told apart from the user's;
-- of the output, only triples made of renamed terms and rdf:type are kept, then renamed back.
+- of the output, only triples made of renamed terms are kept, then renamed back.
 
-One case cannot be separated: owlrl types classes and properties with rdf:type internally (e.g.
-``C rdf:type owl:Class``), so a schema giving rules to rdf:type itself (a domain, range,
-super-property or inverse of rdf:type, or rdf:type symmetric) would turn those internal triples
-into user-visible ones. Such a schema raises OracleLimitation; real schemas do not do this.
+The user's ``rdf:type`` is renamed too because owlrl types things with the real rdf:type internally
+(``C rdf:type owl:Class``): a schema giving rules to rdf:type itself (``isA rdfs:subPropertyOf
+rdf:type``, ``rdf:type rdfs:subPropertyOf cat``, a domain, range or inverse of rdf:type, rdf:type
+symmetric) would otherwise feed those internal triples to the rules. Class membership then needs
+owlrl's rdf:type back for rdfs9, rdfs2 and rdfs3, so each schema class ``c`` stands in the rules
+for the restriction ``R_c = hasValue(T, c)`` (T the fresh name of the user's rdf:type): ``x T c``
+gives ``x rdf:type R_c`` (cls-hv2), ``c rdfs:subClassOf d`` is given as ``R_c rdfs:subClassOf R_d``
+(cax-sco, scm-sco: rdfs9, rdfs11), a domain or range ``c`` as ``R_c`` (prp-dom, prp-rng: rdfs2,
+rdfs3), and ``x rdf:type R_c`` gives back ``x T c`` (cls-hv1). Only T triples come back as the
+user's rdf:type, so the rules on rdf:type itself (rdfs7, inv2, sym, rdfs2/3 on T) see exactly the
+user's type triples, entailed ones included, and never owlrl's.
 
 The rules have one data premise each, so the closure of a graph is the union of the closures of
 its triples, and the closure of one triple commutes with renaming the terms the schema does not
@@ -37,7 +44,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engines.model.stream import Triple
-from oracles import OracleLimitation
 from oracles.nterms import OWL, RDF_TYPE, RDFS
 
 SUB_CLASS_OF = f"<{RDFS}subClassOf>"
@@ -49,6 +55,7 @@ SYMMETRIC_PROPERTY = f"<{OWL}SymmetricProperty>"
 SCHEMA_PREDICATES = frozenset({SUB_CLASS_OF, SUB_PROPERTY_OF, DOMAIN, RANGE, INVERSE_OF})
 
 _FRESH = "urn:x-cgpm-oracle:t"
+_CLASS = "urn:x-cgpm-oracle:class"
 _SLOT = "\x00slot"
 
 
@@ -60,16 +67,6 @@ def schema_rules(schema: Iterable[Triple]) -> tuple[Triple, ...]:
         if triple[1] in SCHEMA_PREDICATES or (triple[1] == RDF_TYPE and triple[2] == SYMMETRIC_PROPERTY)
     }
     return tuple(sorted(kept))
-
-
-def check_rules(rules: Iterable[Triple]) -> None:
-    """Refuse a schema that gives rules to rdf:type itself: owlrl's own class typing would feed them."""
-    for s, p, o in rules:
-        if s == RDF_TYPE or (p == INVERSE_OF and o == RDF_TYPE):
-            raise OracleLimitation(
-                f"the schema triple {s} {p} {o} gives rules to rdf:type itself; owlrl types classes with rdf:type "
-                "internally, so the oracle cannot tell those triples from entailed ones"
-            )
 
 
 def schema_terms(rules: Iterable[Triple]) -> frozenset[str]:
@@ -88,13 +85,11 @@ def _is_rdf_triple(triple: Triple) -> bool:
 
 
 class _Renaming:
-    """A bijection between the user's terms and fresh IRIs (rdf:type maps to itself)."""
+    """A bijection between the user's terms (rdf:type included) and fresh IRIs."""
 
     def __init__(self) -> None:
-        from rdflib import RDF as RDFNS
-
-        self.to_fresh: dict[str, object] = {RDF_TYPE: RDFNS.type}
-        self.from_fresh: dict[object, str] = {RDFNS.type: RDF_TYPE}
+        self.to_fresh: dict[str, object] = {}
+        self.from_fresh: dict[object, str] = {}
 
     def __call__(self, term: str):
         fresh = self.to_fresh.get(term)
@@ -107,16 +102,41 @@ class _Renaming:
         return fresh
 
 
+def _schema_graph(graph, rules: Iterable[Triple], rename: _Renaming) -> None:
+    """Add the renamed rules to ``graph``, each schema class as its restriction ``hasValue(T, c)``."""
+    from rdflib import OWL as OWLNS
+    from rdflib import RDF as RDFNS
+    from rdflib import URIRef
+
+    restrictions: dict[str, object] = {}
+
+    def restriction(cls: str):
+        if cls not in restrictions:
+            node = URIRef(f"{_CLASS}{len(restrictions)}")
+            restrictions[cls] = node
+            graph.add((node, OWLNS.onProperty, rename(RDF_TYPE)))
+            graph.add((node, OWLNS.hasValue, rename(cls)))
+        return restrictions[cls]
+
+    for s, p, o in rules:
+        if p == SUB_CLASS_OF:
+            graph.add((restriction(s), URIRef(p[1:-1]), restriction(o)))
+        elif p in (DOMAIN, RANGE):
+            graph.add((rename(s), URIRef(p[1:-1]), restriction(o)))
+        elif p == RDF_TYPE:  # p rdf:type owl:SymmetricProperty
+            graph.add((rename(s), RDFNS.type, URIRef(o[1:-1])))
+        else:  # subPropertyOf, inverseOf
+            graph.add((rename(s), URIRef(p[1:-1]), rename(o)))
+
+
 def _owlrl_run(data: Iterable[Triple], rules: Iterable[Triple]) -> set[Triple]:
     """owlrl's OWL 2 RL closure of renamed data and schema, cut to the triples of user terms, renamed back."""
     import owlrl
-    from rdflib import Graph, URIRef
+    from rdflib import Graph
 
     rename = _Renaming()
     graph = Graph()
-    for s, p, o in rules:
-        structural_object = URIRef(o[1:-1]) if p == RDF_TYPE else rename(o)
-        graph.add((rename(s), URIRef(p[1:-1]), structural_object))
+    _schema_graph(graph, rules, rename)
     for s, p, o in data:
         graph.add((rename(s), rename(p), rename(o)))
     owlrl.DeductiveClosure(owlrl.OWLRL_Semantics, axiomatic_triples=False, datatype_axioms=False).expand(graph)
@@ -133,9 +153,7 @@ def _owlrl_run(data: Iterable[Triple], rules: Iterable[Triple]) -> set[Triple]:
 def owlrl_closure(data: Iterable[Triple], schema: Iterable[Triple]) -> frozenset[Triple]:
     """The closure of ``data`` under the named rules, by one owlrl run over the whole graph."""
     data = set(data)
-    rules = schema_rules(schema)
-    check_rules(rules)
-    return frozenset(_owlrl_run(data, rules) | data)
+    return frozenset(_owlrl_run(data, schema_rules(schema)) | data)
 
 
 class Entailer:
@@ -143,8 +161,9 @@ class Entailer:
 
     def __init__(self, schema: Iterable[Triple]) -> None:
         self.rules = schema_rules(schema)
-        check_rules(self.rules)
         self.kept_terms = schema_terms(self.rules)
+        # rules of rdf:type itself (it is their subject, or an inverse of a property) fire on every type triple
+        self.type_has_rules = any(s == RDF_TYPE or (p == INVERSE_OF and o == RDF_TYPE) for s, p, o in self.rules)
         self._shapes: dict[tuple, tuple[Triple, ...]] = {}
         self._per_triple: dict[Triple, tuple[Triple, ...]] = {}
         self.owlrl_runs = 0
@@ -167,9 +186,9 @@ class Entailer:
         if cached is not None:
             return cached
         s, p, o = triple
-        if p not in self.kept_terms or (p == RDF_TYPE and o not in self.kept_terms):
-            # No rule has a premise this triple can match: the schema says nothing of p (nor, for rdf:type, of o;
-            # rules on rdf:type itself are refused by check_rules).
+        if p not in self.kept_terms or (p == RDF_TYPE and o not in self.kept_terms and not self.type_has_rules):
+            # No rule has a premise this triple can match: the schema says nothing of p (nor, for rdf:type, of o,
+            # and rdf:type has no rules of its own).
             result: tuple[Triple, ...] = (triple,)
         else:
             shape, slots = self._shape(triple)
