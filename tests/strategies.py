@@ -76,7 +76,8 @@ def schemas(draw) -> list:
     owl = "http://www.w3.org/2002/07/owl#"
     axioms = st.one_of(
         st.tuples(st.sampled_from(CLASSES), st.just(f"<{rdfs}subClassOf>"), st.sampled_from(CLASSES)),
-        st.tuples(st.sampled_from(PREDICATES), st.just(f"<{rdfs}subPropertyOf>"), st.sampled_from(PREDICATES)),
+        # rdf:type under and over other properties (issue 21: a sub-property of rdf:type feeds the class hierarchy)
+        st.tuples(st.sampled_from(PREDICATES + [TYPE]), st.just(f"<{rdfs}subPropertyOf>"), st.sampled_from(PREDICATES + [TYPE])),
         st.tuples(st.sampled_from(PREDICATES), st.just(f"<{rdfs}domain>"), st.sampled_from(CLASSES)),
         st.tuples(st.sampled_from(PREDICATES), st.just(f"<{rdfs}range>"), st.sampled_from(CLASSES)),
         st.tuples(st.sampled_from(PREDICATES), st.just(f"<{owl}inverseOf>"), st.sampled_from(PREDICATES)),
