@@ -63,7 +63,7 @@ def _network_closure(network: EpsilonNetwork, triple) -> set:
 
 
 @FAST
-@given(schema=schemas(), triple=triples)
+@given(schema=st.booleans().flatmap(lambda type_links: schemas(type_links=type_links)), triple=triples)
 def test_full_network_closure_is_the_shared_closure_and_the_oracles(schema, triple):
     network = EpsilonNetwork(schema, EVERYTHING)
     closed = _network_closure(network, triple)
