@@ -70,10 +70,6 @@ def answer_history(spark, query: ContinuousQuery, stream: Stream, partitions: in
     count = len(stream.events)
     if count == 0:
         return AnswerHistory(0, {}, {})
-    if query.entailment == "rdfs":
-        from oracles.entailment import Entailer
-
-        Entailer(stream.schema)  # a schema the closure cannot honour is refused here, not inside a task
     if partitions is None:
         partitions = 1 if stream.triple_count < ROWS_PER_PARTITION else max(2, spark.sparkContext.defaultParallelism) * 2
     presence = triple_presence(spark, stream, query.window, query.entailment, partitions)
