@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 
 from common.errors import EnvironmentProblem
-from engines.registry import known_engines
+from engines.registry import loadable_engines
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 STREAMS = Path("results") / "runs" / ".streams"
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     from harness.bench.summary import display_table, per_cell
     from harness.bench.tables import to_text
 
-    engines = args.engine or known_engines()
+    engines = args.engine or loadable_engines()
     runner = _spark_or_none(args.no_spark)
     stream = _lubm_stream(args.events, runner)
     config = config_from_table({
