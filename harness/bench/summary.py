@@ -65,10 +65,26 @@ def per_cell(cells: pd.DataFrame) -> pd.DataFrame:
             values = ok[column].dropna()
             row[f"{column}_q1"] = values.quantile(0.25) if len(values) else float("nan")
             row[f"{column}_q3"] = values.quantile(0.75) if len(values) else float("nan")
+        row["verify_error"] = group["verify_error"].iloc[0] if "verify_error" in group else ""
         row["short"] = bool(any(value is True or value == 1 for value in ok["short"])) if "short" in ok else False
         row["kept_up"] = _all_or_none(ok["kept_up"]) if "kept_up" in ok else None
         rows.append(row)
     return add_ratios(pd.DataFrame(rows))
+
+
+def failed_cells(summary: pd.DataFrame) -> list[tuple[str, str]]:
+    """(cell, reason) for each cell that errored: a repetition whose status is ``error``, or a verification that could
+    not run for an error. A time-out or a memory cap is a result and ``unsupported`` a refusal: neither is a failure."""
+    failed = []
+    for row in summary.itertuples(index=False):
+        statuses = str(row.status).split("/")
+        verify_failed = str(row.verdict) == "not checked (error)"
+        if "error" not in statuses and not verify_failed:
+            continue
+        reason = (row.error if "error" in statuses else "") or getattr(row, "verify_error", "") or "no reason recorded"
+        where = "verification" if "error" not in statuses else f"{row.ok}/{row.repetitions} runs ok"
+        failed.append((f"{row.engine} {row.dataset} {row.query} {row.window}", f"{where}: {reason}"))
+    return failed
 
 
 def _all_or_none(values: pd.Series):
