@@ -25,7 +25,11 @@ _HASH_CHUNK = 1 << 16
 
 
 def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("stats", help="distinct triples, events, per-predicate and per-class counts of a stream")
+    parser = subparsers.add_parser(
+        "stats", help="distinct triples, events, time span, per-predicate and per-class counts of a stream",
+        description="Count what a stream directory holds: update rows, events, distinct triples, its time span (first "
+        "and last timestamp, to pick a window from), distinct triples per predicate and instances per class, and a "
+        "sha256 of its distinct triples. Read a batch at a time: bounded memory whatever the stream's size.")
     parser.add_argument("stream", type=Path, help="stream directory")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(handler=run)

@@ -30,7 +30,12 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("stream", help="import, export, validate and describe streams")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=type(parser))
 
-    importing = actions.add_parser("import", help="text (nt-events or RSP-QL TriG) -> stream directory")
+    importing = actions.add_parser(
+        "import", help="text (nt-events or RSP-QL TriG) -> stream directory",
+        description="Make a stream directory from text made elsewhere: nt-events (N-Triples lines grouped into events, "
+        "each opened by an '@ts MILLISECONDS' line; '- ' marks a deletion) or RSP-QL TriG (one named graph per event, "
+        "timestamped by prov:generatedAtTime). --static and --schema ship "
+        "a background graph and an RDFS/OWL schema with it. docs/streams.md gives both formats.")
     importing.add_argument("file", type=Path, metavar="FILE")
     importing.add_argument("--format", required=True, choices=IMPORT_FORMATS)
     importing.add_argument("--out", required=True, type=Path, metavar="DIR")

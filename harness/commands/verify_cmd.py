@@ -14,7 +14,11 @@ from harness.verify import verify
 
 
 def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("verify", help="check an engine against the oracle at every instant")
+    parser = subparsers.add_parser(
+        "verify", help="check an engine against the oracle at every instant",
+        description="Feed an engine the stream, apply its deltas, and compare its answers with an oracle's "
+        "re-evaluation at every instant (or every K-th, plus every instant where the window drops events). Exit 0 "
+        "when it agrees, 1 when not, with the first divergence and a shrunk reproducer; exit 2 for bad input.")
     parser.add_argument("--engine", required=True, help="engine: a name (see cgpm engines), package.module:Class, or an external engine's .toml descriptor")
     add_query_arguments(parser)
     parser.add_argument("--every", type=int, default=1, metavar="K",
