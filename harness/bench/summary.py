@@ -132,11 +132,13 @@ def window_range_ms(window: str) -> float:
 
 
 def _with_spread(summary: pd.DataFrame, column: str, scale: float = 1.0) -> list[str]:
-    """``median [q1–q3]`` per cell (the IQR over its finished repetitions), a dash where nothing finished."""
+    """``median [q1–q3]`` per cell (the IQR over its finished repetitions), the value alone when one repetition
+    finished (its "range" would be the value twice), a dash where nothing finished."""
     from harness.bench.tables import spread_text
 
-    return [spread_text(m / scale, q1 / scale, q3 / scale) for m, q1, q3 in
-            zip(summary[column], summary[f"{column}_q1"], summary[f"{column}_q3"])]
+    nan = float("nan")
+    return [spread_text(m / scale, q1 / scale if ok > 1 else nan, q3 / scale if ok > 1 else nan) for m, q1, q3, ok in
+            zip(summary[column], summary[f"{column}_q1"], summary[f"{column}_q3"], summary["ok"])]
 
 
 def display_table(summary: pd.DataFrame) -> pd.DataFrame:
@@ -172,3 +174,31 @@ def display_table(summary: pd.DataFrame) -> pd.DataFrame:
     table.attrs["numeric"] = ("wall s", "triples/s", "steady triples/s", "p99 ms", "RSS growth MiB", "B/window triple",
                               "end-to-end p99 ms")
     return table
+
+
+# display_table's columns in the order a person reads them first; the terminal shows as many as fit
+TERMINAL_COLUMNS = ("engine", "query", "window", "status", "verdict", "wall s", "triples/s", "×reeval", "runs ok",
+                    "dataset", "p99 ms", "RSS growth MiB", "×variant", "kept up")
+TERMINAL_WIDTH = 120
+
+
+def terminal_table(summary: pd.DataFrame, width: int = TERMINAL_WIDTH) -> pd.DataFrame:
+    """The few columns of ``display_table`` a person reads first, as many as fit ``width`` characters of text;
+    the report keeps them all. ``dataset`` is shown only when the run has more than one."""
+    from harness.bench.tables import to_text
+
+    table = display_table(summary)
+    candidates = [column for column in TERMINAL_COLUMNS if column in table
+                  and (column != "dataset" or table["dataset"].nunique() > 1)]
+    chosen: list[str] = []
+    for column in candidates:
+        trial = table[[name for name in candidates if name in chosen or name == column]]
+        if not chosen or _text_width(to_text(trial)) <= width:
+            chosen.append(column)
+    shown = table[[column for column in candidates if column in chosen]]
+    shown.attrs["numeric"] = table.attrs["numeric"]
+    return shown
+
+
+def _text_width(text: str) -> int:
+    return max((len(line) for line in text.splitlines()), default=0)

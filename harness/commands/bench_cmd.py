@@ -95,7 +95,7 @@ def default_out(name: str) -> Path:
 def run(args: argparse.Namespace) -> int:
     from harness.bench.execute import run_bench
     from harness.bench.store import load_results
-    from harness.bench.summary import display_table, failed_cells, per_cell
+    from harness.bench.summary import failed_cells, per_cell, terminal_table
     from harness.bench.tables import to_text
 
     config = resolve(args)
@@ -103,8 +103,8 @@ def run(args: argparse.Namespace) -> int:
     say = lambda message: print(f"cgpm bench: {message}", file=sys.stderr)  # noqa: E731
     run_dir = run_bench(config, out, argv=sys.argv, say=say)
     summary = per_cell(load_results(run_dir))
-    print(to_text(display_table(summary)), end="")
-    print(f"\nresults in {run_dir}; tables and figures: cgpm report {run_dir}")
+    print(to_text(terminal_table(summary)), end="")
+    print(f"\nresults in {run_dir}; every column, tables and figures: cgpm report {run_dir}")
     failed = failed_cells(summary)
     for cell, reason in failed:
         print(f"cgpm bench: cell {cell} failed ({reason})", file=sys.stderr)
