@@ -41,8 +41,8 @@ def load_inputs(args: argparse.Namespace):
     return query, stream
 
 
-def progress_bar(total: int, description: str):
+def progress_bar(total: int, description: str, unit: str = "ev"):
     """A tqdm bar on stderr when it is a terminal; a no-op otherwise."""
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=description, unit="ev", disable=not sys.stderr.isatty(), leave=False, file=sys.stderr)
+    return tqdm(total=total, desc=description, unit=unit, disable=not sys.stderr.isatty(), leave=False, file=sys.stderr)

@@ -2,17 +2,19 @@
 
 Everything the user can get wrong (dataset name, scale, seed, event shape, rate, an output
 directory that already holds data) is checked before Spark starts, so mistakes cost no JVM start.
+While it works, progress goes to stderr when it is a terminal (the Spark job's tasks, or the
+triples the pure-Python twin has written); the summary of what was written goes to stdout.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from common.errors import ConfigError
 from generators.framing import EventShape, GeneratorSpec
 from generators.pipeline import DATASETS, dataset_module
+from harness.commands.common import progress_bar
 
 
 def add_parser(subparsers) -> None:
@@ -72,17 +74,27 @@ def run(args: argparse.Namespace) -> int:
     dataset_module(spec.dataset).units(spec)  # validates dataset-specific limits before any work
     check_output(args.out)
     if args.no_spark:
-        info = write_stream_local(spec, args.out)
+        bar = progress_bar(0, f"generate {spec.dataset}", unit="triple")
+        try:
+            info = write_stream_local(spec, args.out, progress=lambda done, total: _advance(bar, done, total))
+        finally:
+            bar.close()
     else:
         from harness.spark import spark_session
+        from harness.spark_progress import spark_progress
 
         spark = spark_session(args.master, app_name=f"cgpm generate {spec.dataset}")
-        info = write_stream_spark(spark, spec, args.out)
+        with spark_progress(f"generate {spec.dataset} on Spark"):
+            info = write_stream_spark(spark, spec, args.out)
     if args.json:
         print(json.dumps(info, indent=1))
     else:
         counts = info["counts"]
         print(f"{args.out}: {spec.dataset} scale {spec.scale} seed {spec.seed}: "
-              f"{counts['triples']:,} triples in {counts['events']:,} events ({info['generation_seconds']} s)",
-              file=sys.stderr)
+              f"{counts['triples']:,} triples in {counts['events']:,} events ({info['generation_seconds']} s)")
     return 0
+
+
+def _advance(bar, done: int, total: int) -> None:
+    bar.total = total
+    bar.update(done - bar.n)
