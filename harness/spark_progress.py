@@ -42,12 +42,15 @@ class _Poller:
 
     def _run(self) -> None:
         while not self._stop.wait(POLL_S):
-            self.poll()
+            try:
+                self.poll()
+            except Exception:  # noqa: BLE001 (a context starting or stopping under us: the display waits for the next poll)
+                continue
 
     def poll(self) -> tuple[int, int]:
         """Read the active stages once; returns (completed tasks, tasks) over every stage seen."""
         context = _active_context()
-        if context is None:
+        if context is None or getattr(context, "_jsc", None) is None:  # none, or still starting
             return 0, 0
         tracker = context.statusTracker()
         running = []

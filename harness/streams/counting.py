@@ -38,7 +38,7 @@ from harness.streams.remote import local_stream_path
 RDF_TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
 COLUMNS = ["event", "ts", "op", "s", "p", "o"]
 BATCH_ROWS = 1 << 16
-BUCKET_ROWS = 2_000_000     # inserted rows held at once when deduplicating and sorting (a few hundred MB at most)
+BUCKET_ROWS = 500_000       # inserted rows held at once when deduplicating and sorting (some 100 MB of terms)
 SAMPLE_ROWS = 20_000        # lines sampled to place the buckets' boundaries
 _HASH_CHUNK = 1 << 16
 
@@ -182,7 +182,9 @@ def _count_in_buckets(directory: Path, batch_rows: int, bucket_rows: int, insert
     lines = pa.concat_arrays(sample) if sample else pa.array([], pa.string())
     ordered = pc.take(lines, pc.sort_indices(lines))
     buckets = max(2, math.ceil(2 * inserts / bucket_rows))  # twice as many as needed: a sample's quantiles are rough
-    splitters = [ordered[len(ordered) * number // buckets] for number in range(1, buckets)] if len(ordered) else []
+    positions = [len(ordered) * number // buckets for number in range(1, buckets)] if len(ordered) else []
+    splitters = pc.cast(pc.take(ordered, pa.array(positions, pa.int64())), pa.string()) if positions else \
+        pa.array([], pa.string())
     schema = pa.schema([("s", pa.string()), ("p", pa.string()), ("o", pa.string())])
     with tempfile.TemporaryDirectory(prefix="cgpm-count-") as spill:
         paths = [Path(spill) / f"bucket-{number:05d}.arrow" for number in range(len(splitters) + 1)]
@@ -194,19 +196,35 @@ def _count_in_buckets(directory: Path, batch_rows: int, bucket_rows: int, insert
                     continue
                 inserted = inserted.cast(schema)
                 line = _lines(inserted)
-                bucket = pa.array(np.zeros(len(line), dtype=np.int32))
-                for splitter in splitters:  # a line's bucket: how many boundaries lie at or below it
-                    bucket = pc.add(bucket, pc.cast(pc.greater_equal(line, splitter), pa.int32()))
-                for number, writer in enumerate(writers):
-                    part = inserted.filter(pc.equal(bucket, number))
-                    if part.num_rows:
-                        writer.write_table(part)
+                bucket = _bucket_of(line, splitters)
+                order = pc.sort_indices(bucket)
+                inserted, sizes = inserted.take(order), np.bincount(bucket.to_numpy(), minlength=len(writers))
+                offset = 0
+                for writer, size in zip(writers, sizes.tolist()):
+                    if size:
+                        writer.write_table(inserted.slice(offset, size))
+                    offset += size
         finally:
             for writer in writers:
                 writer.close()
         for path in paths:
             with pa.memory_map(str(path)) as source:
                 distinct.add(ipc.open_file(source).read_all())
+
+
+def _bucket_of(lines: pa.Array, splitters: pa.Array) -> pa.Array:
+    """For each line, how many splitters (sorted) lie at or below it: a binary search, one vectorised step per halving."""
+    low = pa.array(np.zeros(len(lines), dtype=np.int32))
+    if len(splitters) == 0:
+        return low
+    high = pa.array(np.full(len(lines), len(splitters), dtype=np.int32))
+    for _ in range(len(splitters).bit_length()):
+        active = pc.less(low, high)
+        middle = pc.min_element_wise(pc.shift_right(pc.add(low, high), 1), len(splitters) - 1)
+        at_or_above = pc.greater_equal(lines, pc.take(splitters, middle))
+        low = pc.if_else(pc.and_(active, at_or_above), pc.add(middle, 1), low)
+        high = pc.if_else(pc.and_(active, pc.invert(at_or_above)), middle, high)
+    return low
 
 
 def _iri(term: str) -> str:
