@@ -63,6 +63,9 @@ class _Poller:
         done = sum(completed for _, completed in self.stages.values())
         if running and self.enabled:
             self._show(done, total, ", ".join(running))
+        elif self.bar is not None:  # the job ended: its bar goes, so the comparison's is alone on the terminal
+            self.bar.close()
+            self.bar = None
         return done, total
 
     def _show(self, done: int, total: int, running: str) -> None:
