@@ -25,7 +25,7 @@ class _Tracker:
 
 def test_the_spark_bar_follows_the_jobs_stages(monkeypatch):
     tracker = _Tracker()
-    monkeypatch.setattr(spark_progress, "_active_context", lambda: SimpleNamespace(statusTracker=lambda: tracker))
+    monkeypatch.setattr(spark_progress, "_active_context", lambda: SimpleNamespace(_jsc=object(), statusTracker=lambda: tracker))
     poller = spark_progress._Poller("oracle job", enabled=False)
     assert [poller.poll() for _ in range(5)] == [(2, 8), (4, 8), (6, 8), (8, 8), (8, 8)]
 
