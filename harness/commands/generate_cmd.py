@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from common.errors import ConfigError
 from generators.framing import EventShape, GeneratorSpec
 from generators.pipeline import DATASETS, dataset_module
-from harness.commands.common import progress_bar
 
 
 def add_parser(subparsers) -> None:
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     dataset_module(spec.dataset).units(spec)  # validates dataset-specific limits before any work
     check_output(args.out)
     if args.no_spark:
-        bar = progress_bar(0, f"generate {spec.dataset}", unit="triple")
+        bar = _triples_bar(f"generate {spec.dataset}")
         try:
             info = write_stream_local(spec, args.out, progress=lambda done, total: _advance(bar, done, total))
         finally:
@@ -93,6 +93,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.out}: {spec.dataset} scale {spec.scale} seed {spec.seed}: "
               f"{counts['triples']:,} triples in {counts['events']:,} events ({info['generation_seconds']} s)")
     return 0
+
+
+def _triples_bar(description: str):
+    """A tqdm bar of triples written, on stderr when it is a terminal; a no-op otherwise."""
+    from tqdm import tqdm
+
+    return tqdm(total=0, desc=description, unit="triple", disable=not sys.stderr.isatty(), leave=False, file=sys.stderr)
 
 
 def _advance(bar, done: int, total: int) -> None:
