@@ -70,7 +70,7 @@ def changes(runs: DataFrame, keys: list[str], count: int) -> DataFrame:
 
 @dataclass(frozen=True)
 class Plan:
-    """The lazy answer changes of one query over one stream: ``changes`` ``(at, sign, v0…)`` sorted by instant,
+    """The lazy answer changes of one query over one stream: ``changes`` ``(at, sign, v0…)``,
     ``events`` ``(pos, ts)`` sorted by position, ``count`` instants."""
 
     changes: DataFrame
@@ -80,18 +80,18 @@ class Plan:
 
 
 def plan(spark, query: ContinuousQuery, rows: DataFrame, static: tuple, schema: tuple, *,
-         ranges: int = 1, max_events: int | None = None, check=None) -> Plan:
+         ranges: int = 1, max_events: int | None = None, count: int | None = None, check=None) -> Plan:
     """The one plan both entries run: timeline, presences, matches, lifetimes, changes (``check(timeline)`` refuses bad rows first)."""
     if query.entailment == "rdfs":
         from oracles.entailment import Entailer
 
         Entailer(schema)  # a schema the closure cannot honour is refused here, not inside a task
-    line = timeline(rows, query.window, ranges, max_events)
+    line = timeline(rows, query.window, ranges, max_events, count)
     if check is not None:
         check(line)
     keys = list(column_names(query).values())
     presence = triple_presence(spark, line, static, schema, query.window, query.entailment)
-    found = changes(lifetimes(presence, query), keys or [_UNIT], line.count).orderBy("at")
+    found = changes(lifetimes(presence, query), keys or [_UNIT], line.count)
     return Plan(found, line.events.select(POSITION, "ts").orderBy(POSITION), line.count, keys)
 
 
@@ -101,11 +101,12 @@ def _stream_plan(spark, query: ContinuousQuery, stream: Stream, partitions: int 
     if partitions is None:
         partitions = 1 if small else max(2, spark.sparkContext.defaultParallelism) * 2
     rows = stream_rows(spark, stream, partitions)
-    return plan(spark, query, rows, tuple(stream.static), tuple(stream.schema), ranges=1 if small else partitions)
+    return plan(spark, query, rows, tuple(stream.static), tuple(stream.schema), ranges=1 if small else partitions,
+                count=len(stream.events))
 
 
 def answer_history(spark, query: ContinuousQuery, stream: Stream, partitions: int | None = None) -> AnswerHistory:
-    """Compute every instant's Δ⁺ and Δ⁻ of ``query`` over ``stream`` on ``spark``, collected on the driver."""
+    """Compute every instant's Δ⁺ and Δ⁻ of ``query`` over ``stream`` on ``spark``, collected on the driver in one job."""
     if not stream.events:
         return AnswerHistory(0, {}, {})
     found = _stream_plan(spark, query, stream, partitions)
@@ -158,10 +159,10 @@ def _streamed(frame: DataFrame) -> Iterator:
 
 
 def replay(found: Plan, timestamps: Iterable[tuple[int, int]], positions: Iterable[int] | None) -> Iterator[tuple[int, int, frozenset[Mapping]]]:
-    """``(position, ts, M)`` at every position, or the given ones, applying the changes in instant order as they stream in."""
+    """``(position, ts, M)`` at every position, or the given ones, applying the changes as they stream in, sorted by instant."""
     wanted = None if positions is None else set(positions)
     current: set[Mapping] = set()
-    changes = _streamed(found.changes)
+    changes = _streamed(found.changes.orderBy("at"))
     pending = next(changes, None)
     for position, ts in timestamps:
         while pending is not None and pending["at"] <= position:
@@ -191,9 +192,9 @@ def oracle_answers(
     positions = _positions(instants, position_of)
     if not events:
         return
-    found = _stream_plan(spark, query, stream)
-    for position, ts, answers in replay(found, ((p, e.ts) for p, e in enumerate(events)), positions):
-        yield events[position].index, ts, answers
+    history = answer_history(spark, query, stream)
+    for position, answers in history.answers(positions):
+        yield events[position].index, events[position].ts, answers
 
 
 def oracle_answers_from_directory(

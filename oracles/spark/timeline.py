@@ -40,10 +40,13 @@ class Timeline:
     count: int
 
 
-def event_positions(rows: DataFrame, ranges: int, max_events: int | None = None) -> tuple[DataFrame, int]:
-    """``event, pos, ts, ts_max`` for the first ``max_events`` events (all by default), and how many there are."""
+def event_positions(rows: DataFrame, ranges: int, max_events: int | None = None, count: int | None = None) -> tuple[DataFrame, int]:
+    """``event, pos, ts, ts_max`` for the first ``max_events`` events (all by default), and how many there are
+    (``count``, the number of events when the caller knows it, saves a job)."""
     events = rows.groupBy("event").agg(F.min("ts").alias("ts"), F.max("ts").alias("ts_max"))
     numbered, total = running_count(events, ["event"], F.lit(True), "_number", ranges)
+    if total is None:
+        total = count if count is not None else events.count()
     positioned = numbered.withColumn(POSITION, F.col("_number") - 1).drop("_number")
     if max_events is not None and max_events < total:
         return positioned.where(F.col(POSITION) < max_events), max(0, max_events)
@@ -64,9 +67,11 @@ def last_instants(events: DataFrame, window: StreamWindow, count: int, ranges: i
     return events.join(last, POSITION)
 
 
-def timeline(rows: DataFrame, window: StreamWindow, ranges: int = 1, max_events: int | None = None) -> Timeline:
-    """The rows of the first ``max_events`` events with their position and last instant (``ranges``: see ``running_count``)."""
-    events, count = event_positions(rows, ranges, max_events)
+def timeline(rows: DataFrame, window: StreamWindow, ranges: int = 1, max_events: int | None = None,
+             count: int | None = None) -> Timeline:
+    """The rows of the first ``max_events`` events with their position and last instant (``ranges``: see ``running_count``;
+    ``count``: the number of events, when known)."""
+    events, count = event_positions(rows, ranges, max_events, count)
     events = last_instants(events, window, count, ranges)
     updates = rows.join(events.select("event", POSITION, LAST), "event").select(POSITION, "seq", "op", "s", "p", "o", LAST)
     return Timeline(updates, events, count)
