@@ -10,7 +10,8 @@ inside a pandas function) and RDFS (each triple replaced by its closure) are cov
 
 Two entries share one plan (``history.plan``): ``oracle_answers`` over a ``Stream`` the driver holds,
 and ``oracle_answers_from_directory`` over a stream directory that Spark's executors read
-(``oracles.spark.directory``), so the driver holds only the answers, however long the stream.
+(``oracles.spark.directory``) and whose answers stream back in instant order (``oracles.spark.streamed``),
+so the driver holds only the answers, however long the stream.
 Event positions and each occurrence's last instant are computed by Spark in both
 (``oracles.spark.timeline``).
 
@@ -18,6 +19,7 @@ It is the one oracle allowed to import pyspark; the caller passes the SparkSessi
 not import the harness), so it runs wherever that session runs: local or a cluster.
 """
 
-from oracles.spark.history import AnswerHistory, answer_history, oracle_answers, oracle_answers_from_directory
+from oracles.spark.history import AnswerHistory, answer_history, oracle_answers
+from oracles.spark.streamed import oracle_answers_from_directory
 
 __all__ = ["AnswerHistory", "answer_history", "oracle_answers", "oracle_answers_from_directory"]

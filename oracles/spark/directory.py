@@ -113,10 +113,13 @@ def read_directory(spark, location: str | os.PathLike, *, validate: bool = True)
 
 def _ordered_rows(raw: DataFrame) -> DataFrame:
     """``event, ts, seq, op, s, p, o`` with ``seq`` the row's place in natural file order."""
-    # _metadata.file_path spells a path its own way (file:/x where inputFiles() says file:///x): ask it.
-    paths = [row[0] for row in raw.select("_metadata.file_path").distinct().collect()]
-    ranks = {path: rank for rank, path in enumerate(sorted(paths, key=lambda path: _natural_key(unquote(path))))}
-    rank = F.element_at(F.create_map(*(F.lit(value) for pair in ranks.items() for value in pair)), F.col("_metadata.file_path"))
+    # _metadata.file_path spells a path as Hadoop's Path(string).toUri() does (file:/x where inputFiles() says file:///x)
+    jvm = raw.sparkSession.sparkContext._jvm
+    spelled = {str(jvm.org.apache.hadoop.fs.Path(jvm.org.apache.hadoop.fs.Path(jvm.java.net.URI(path)).toString()).toUri().toString()): path
+               for path in raw.inputFiles()}
+    ranks = {spelling: rank for rank, spelling in enumerate(sorted(spelled, key=lambda key: _natural_key(unquote(spelled[key]))))}
+    known = F.element_at(F.create_map(*(F.lit(value) for pair in ranks.items() for value in pair)), F.col("_metadata.file_path"))
+    rank = F.coalesce(known, F.raise_error(F.concat(F.lit("cgpm: a Parquet file the driver did not list: "), F.col("_metadata.file_path"))))
     seq = F.shiftleft(rank.cast("long"), _ROW_BITS) + F.col("_metadata.row_index")
     return raw.select(
         F.col("event").cast("long"), F.col("ts").cast("long"), seq.alias("seq"), F.col("op").cast("int"),
@@ -152,17 +155,20 @@ def canonical_rows(rows: DataFrame) -> DataFrame:
         terms = rows.select(F.lit(name).alias("column"), F.col(name).alias("term")).distinct()
         distinct = terms if distinct is None else distinct.unionByName(terms)
     checked = distinct.mapInPandas(_canonical_terms, "column string, term string, canonical string, problem string")
-    changed = checked.where(F.col("problem").isNull() & (F.col("term") != F.col("canonical")))
-    verdict = checked.agg(
+    # Only the terms that change or are refused matter; kept on the executors so that the pandas
+    # function runs once, not once for every job that reads the rows.
+    unusual = checked.where(F.col("problem").isNotNull() | (F.col("term") != F.col("canonical"))).localCheckpoint()
+    verdict = unusual.agg(
         F.min_by(F.struct("column", "term", "problem"), F.col("problem").isNull()).alias("first"),
         F.count_if(F.col("problem").isNotNull()).alias("problems"),
-        F.count_if(F.col("problem").isNull() & (F.col("term") != F.col("canonical"))).alias("changed"),
+        F.count_if(F.col("problem").isNull()).alias("changed"),
     ).first()
     if verdict["problems"]:
         column, term, problem = verdict["first"]
         raise TermError(f"{_ROLE[column]} {term[:80]!r}: {problem}")
     if not verdict["changed"]:
         return rows
+    changed = unusual.where(F.col("problem").isNull())
     for name in TERM_COLUMNS:
         renames = changed.where(F.col("column") == name).select(F.col("term").alias(name), F.col("canonical").alias(f"_{name}"))
         rows = rows.join(renames, name, "left").withColumn(name, F.coalesce(f"_{name}", name)).drop(f"_{name}")
@@ -183,8 +189,8 @@ def _triples(files: _FileSystem, uri: str) -> tuple[Triple, ...]:
     return tuple((from_oxigraph(t.subject), from_oxigraph(t.predicate), from_oxigraph(t.object)) for t in parsed)
 
 
-def check_timeline(timeline: Timeline, rows: DataFrame, window: StreamWindow) -> None:
-    """Refuse what the Python reader refuses: an op not ±1, a null, two timestamps in one event, a timestamp going back, a deletion outside ``unbounded``."""
+def check_rows(rows: DataFrame, window: StreamWindow) -> int:
+    """The number of events; StreamError for a null, an op not ±1, or a deletion outside ``unbounded`` (one job)."""
     nulls = F.lit(False)
     for name in ("event", "ts", "op", *TERM_COLUMNS):
         nulls = nulls | F.col(name).isNull()
@@ -192,6 +198,7 @@ def check_timeline(timeline: Timeline, rows: DataFrame, window: StreamWindow) ->
         F.min(F.when(nulls, F.col("event"))).alias("null_event"), F.count_if(nulls).alias("nulls"),
         F.min(F.when(~F.col("op").isin(1, -1), F.col("event"))).alias("bad_op_event"),
         F.min(F.when(F.col("op") == -1, F.col("event"))).alias("deleting_event"),
+        F.count_distinct("event").alias("events"),
     ).first()
     if row["nulls"]:
         raise StreamError(f"event id {row['null_event']}: a column is null")
@@ -202,6 +209,11 @@ def check_timeline(timeline: Timeline, rows: DataFrame, window: StreamWindow) ->
             f"event id {row['deleting_event']} deletes a triple, but deletions are only allowed with an unbounded window "
             f"(the query's window is {window.spec()})"
         )
+    return row["events"]
+
+
+def check_timeline(timeline: Timeline) -> None:
+    """StreamError for two timestamps in one event or a timestamp going back (one job)."""
     events = timeline.events
     following = events.select((F.col("pos") - 1).alias("pos"), F.col("ts").alias("next_ts"))
     problems = events.join(following, "pos", "left").where(

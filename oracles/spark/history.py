@@ -20,7 +20,6 @@ from pyspark.sql import functions as F
 from common.errors import WindowError
 from engines.model.stream import ContinuousQuery, Mapping, Stream
 from oracles import OracleLimitation
-from oracles.spark.directory import check_timeline, read_directory
 from oracles.spark.intervals import HI, LO, merge_intervals
 from oracles.spark.matching import column_names, matches
 from oracles.spark.presence import stream_rows, triple_presence
@@ -70,8 +69,8 @@ def changes(runs: DataFrame, keys: list[str], count: int) -> DataFrame:
 
 @dataclass(frozen=True)
 class Plan:
-    """The lazy answer changes of one query over one stream: ``changes`` ``(at, sign, v0…)``,
-    ``events`` ``(pos, ts)`` sorted by position, ``count`` instants."""
+    """The lazy answer changes of one query over one stream: ``changes`` ``(at, sign, v0…)``, ``events``
+    ``(pos, ts)``, ``count`` instants, ``keys`` the columns of the query's variables."""
 
     changes: DataFrame
     events: DataFrame
@@ -92,7 +91,7 @@ def plan(spark, query: ContinuousQuery, rows: DataFrame, static: tuple, schema: 
     keys = list(column_names(query).values())
     presence = triple_presence(spark, line, static, schema, query.window, query.entailment)
     found = changes(lifetimes(presence, query), keys or [_UNIT], line.count)
-    return Plan(found, line.events.select(POSITION, "ts").orderBy(POSITION), line.count, keys)
+    return Plan(found, line.events.select(POSITION, "ts"), line.count, keys)
 
 
 def _stream_plan(spark, query: ContinuousQuery, stream: Stream, partitions: int | None = None) -> Plan:
@@ -142,7 +141,7 @@ def _collect(frame: DataFrame):
         raise refused from None
 
 
-def _streamed(frame: DataFrame) -> Iterator:
+def streamed(frame: DataFrame) -> Iterator:
     """The rows in the frame's order, one partition at a time on the driver."""
     rows = frame.toLocalIterator(prefetchPartitions=True)
     while True:
@@ -158,22 +157,7 @@ def _streamed(frame: DataFrame) -> Iterator:
         yield row
 
 
-def replay(found: Plan, timestamps: Iterable[tuple[int, int]], positions: Iterable[int] | None) -> Iterator[tuple[int, int, frozenset[Mapping]]]:
-    """``(position, ts, M)`` at every position, or the given ones, applying the changes as they stream in, sorted by instant."""
-    wanted = None if positions is None else set(positions)
-    current: set[Mapping] = set()
-    changes = _streamed(found.changes.orderBy("at"))
-    pending = next(changes, None)
-    for position, ts in timestamps:
-        while pending is not None and pending["at"] <= position:
-            mapping = tuple(pending[key] for key in found.keys)
-            (current.add if pending["sign"] > 0 else current.discard)(mapping)
-            pending = next(changes, None)
-        if wanted is None or position in wanted:
-            yield position, ts, frozenset(current)
-
-
-def _positions(instants: Iterable[int] | None, position_of) -> list[int] | None:
+def positions_of(instants: Iterable[int] | None, position_of) -> list[int] | None:
     if instants is None:
         return None
     wanted = sorted(set(instants))
@@ -189,34 +173,9 @@ def oracle_answers(
     """``(event_index, ts, M(τ))`` after each event or the events with the given indices, as ``oracles.evaluate`` gives them."""
     events = stream.events
     position_of = {event.index: position for position, event in enumerate(events)}.get
-    positions = _positions(instants, position_of)
+    positions = positions_of(instants, position_of)
     if not events:
         return
     history = answer_history(spark, query, stream)
     for position, answers in history.answers(positions):
         yield events[position].index, events[position].ts, answers
-
-
-def oracle_answers_from_directory(
-    spark, query: ContinuousQuery, stream_dir, instants: Iterable[int] | None = None, *,
-    max_events: int | None = None, validate: bool = True,
-) -> Iterator[tuple[int, int, frozenset[Mapping]]]:
-    """``oracle_answers`` over the stream directory ``stream_dir`` (a path or URI Spark can read) or its first ``max_events`` events.
-
-    The event rows are read and placed by Spark's executors (``oracles.spark.directory``); only the
-    answer changes and one ``(position, ts)`` per event stream back, in order. Event indices are
-    positions 0..n-1, as ``harness.streams.read_stream`` numbers them.
-    """
-    source = read_directory(spark, stream_dir, validate=validate)
-    ranges = int(spark.conf.get("spark.sql.shuffle.partitions"))
-
-    def check(line):
-        if validate:
-            check_timeline(line, source.rows, query.window)
-
-    found = plan(spark, query, source.rows, source.static, source.schema, ranges=ranges, max_events=max_events, check=check)
-    positions = _positions(instants, lambda index: index if 0 <= index < found.count else None)
-    if found.count == 0:
-        return
-    timestamps = ((row[POSITION], row["ts"]) for row in _streamed(found.events))
-    yield from replay(found, timestamps, positions)
