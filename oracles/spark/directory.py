@@ -10,8 +10,8 @@ Rows become the timeline's input ``event, ts, seq, op, s, p, o`` (``oracles.spar
 
 Terms: the distinct terms of each column are canonicalised once each, in a pandas function, by
 ``oracles.nterms`` (RDF 1.1 identity, the same canonical form as ``engines.model.terms.parse_term``);
-rows are rewritten only when some term changes (a stream written by ``cgpm generate`` or
-``write_stream`` is already canonical, an imported one may not be). A term the oracle cannot read,
+rows are rewritten (once, kept on the executors by ``localCheckpoint``) only when some term changes
+(a stream written by ``cgpm generate`` or ``write_stream`` is already canonical, an imported one may not be). A term the oracle cannot read,
 a literal subject or a non-IRI predicate is refused (TermError naming the column and the term).
 The oracle is not the stream's validator (the engine side reads the same directory with
 ``harness.streams.read_stream``), but what it checks here (ops, one timestamp per event,
@@ -172,7 +172,8 @@ def canonical_rows(rows: DataFrame) -> DataFrame:
     for name in TERM_COLUMNS:
         renames = changed.where(F.col("column") == name).select(F.col("term").alias(name), F.col("canonical").alias(f"_{name}"))
         rows = rows.join(renames, name, "left").withColumn(name, F.coalesce(f"_{name}", name)).drop(f"_{name}")
-    return rows
+    # every later job reads the rows several times: rewrite them once, on the executors
+    return rows.localCheckpoint()
 
 
 def _triples(files: _FileSystem, uri: str) -> tuple[Triple, ...]:

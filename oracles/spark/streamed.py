@@ -3,8 +3,9 @@
 ``oracle_answers_from_directory`` reads the directory on the executors (``oracles.spark.directory``),
 runs the plan both entries share (``oracles.spark.history.plan``), and brings back one sorted frame:
 each answer change ``(at, sign, mapping)`` and, after the changes of its instant, one row per instant
-with its timestamp. ``toLocalIterator`` fetches it a partition at a time, so M(τ) is replayed with
-no more on the driver than the answers themselves.
+with its timestamp, range-partitioned by instant into partitions of ``INSTANTS_PER_PARTITION``
+instants. ``toLocalIterator`` fetches it a partition at a time, so M(τ) is replayed with no more on
+the driver than the answers themselves and one or two partitions.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from oracles.spark.history import Plan, plan, positions_of, streamed
 from oracles.spark.timeline import POSITION
 
 CHANGE, INSTANT = 0, 1  # an instant's changes sort before the instant itself
+# toLocalIterator holds a partition (two, prefetching) in the driver's JVM: their size, not their number, is bounded
+INSTANTS_PER_PARTITION = 200_000
 
 
 def timed_changes(found: Plan) -> DataFrame:
@@ -31,7 +34,8 @@ def timed_changes(found: Plan) -> DataFrame:
         F.col(POSITION).alias("at"), F.lit(INSTANT).alias("kind"), F.lit(0).alias("sign"), "ts",
         *(F.lit(None).cast("string").alias(key) for key in keys),
     )
-    return changes.unionByName(instants).orderBy("at", "kind")
+    partitions = max(1, -(-found.count // INSTANTS_PER_PARTITION))
+    return changes.unionByName(instants).repartitionByRange(partitions, "at", "kind").sortWithinPartitions("at", "kind")
 
 
 def replay(rows: Iterable, keys: list[str], positions: Iterable[int] | None) -> Iterator[tuple[int, int, frozenset[Mapping]]]:
