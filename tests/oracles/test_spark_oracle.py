@@ -1,22 +1,21 @@
 """The Spark oracle gives the plain oracle's M(τ) at every instant: hand-worked windows, random streams and queries, RDFS.
 
-The interval arithmetic (``last_positions``) is checked without Spark; everything else runs one
-shared local session (marked ``spark``) on few, small Hypothesis examples, each a whole answer
-history compared instant by instant with ``oracles.evaluate.oracle_answers(oracle="plain")``.
+Everything runs one shared local session (marked ``spark``) on few, small Hypothesis examples, each a
+whole answer history compared instant by instant with ``oracles.evaluate.oracle_answers(oracle="plain")``.
+The interval logic's edges are in ``test_spark_oracle_edges``, the timeline's running counts in
+``test_spark_timeline``, the directory entry and leave-and-return streams in ``test_spark_directory``.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from common.errors import StreamError, WindowError
 from engines.model.query import parse_query
-from engines.model.stream import DELETE, INSERT, Event, Stream, Update, Window
+from engines.model.stream import DELETE, INSERT, Event, Stream, Update
 from oracles.evaluate import oracle_answers
-from oracles.spark.presence import last_positions
 from tests.strategies import queries, schemas, streams, windows
 
 EX = "http://ex/"
@@ -37,29 +36,6 @@ def assert_same_as_plain(spark, query, stream):
     assert [(i, ts) for i, ts, _ in actual] == [(i, ts) for i, ts, _ in expected]
     for (index, ts, want), (_, _, got) in zip(expected, actual):
         assert got == want, f"event {index} ts {ts}: plain-only {sorted(want - got)}, spark-only {sorted(got - want)}"
-
-
-# ---------------------------------------------------------------- the window as intervals, without Spark
-
-
-def test_sliding_last_positions_follow_tau_b():
-    timestamps = np.array([0, 1, 1, 4, 5, 9], dtype=np.int64)
-    # sliding(3, 1): τ_b(τ) = τ − 2, so an event at ts stays while τ_j − 2 <= ts
-    assert last_positions(timestamps, Window.sliding(3, 1)).tolist() == [2, 2, 2, 4, 4, 5]
-    # tumbling(4): τ_b(τ) = ⌊τ/4⌋·4; instances [0,4) [4,8) [8,12)
-    assert last_positions(timestamps, Window.tumbling(4)).tolist() == [2, 2, 2, 4, 4, 5]
-    assert last_positions(timestamps, Window("event")).tolist() == [0, 1, 2, 3, 4, 5]
-    assert last_positions(timestamps, Window("unbounded")).tolist() == [5] * 6
-
-
-def test_last_position_is_never_before_the_event_itself():
-    timestamps = np.array([-7, -7, -3, 0, 2, 2, 3, 30], dtype=np.int64)
-    for window in (Window.sliding(1, 1), Window.sliding(5, 2), Window.sliding(5, 5), Window.sliding(9, 4)):
-        last = last_positions(timestamps, window)
-        assert all(last[k] >= k for k in range(len(timestamps)))
-        for k, ts in enumerate(timestamps):
-            inside = [j for j in range(len(timestamps)) if j >= k and window.start(int(timestamps[j])) <= ts]
-            assert last[k] == max(inside)
 
 
 # ---------------------------------------------------------------- hand-worked histories
