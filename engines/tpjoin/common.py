@@ -56,7 +56,8 @@ class CompiledQuery:
 
     def automaton(self, seed: int | None = None, sizes: list[int] | None = None) -> Automaton:
         """SortAndCombine for the views' current sizes, and the automaton of that order."""
-        sizes = sizes if sizes is not None else [len(view) for view in self.views]
+        # ``size``, an attribute, not len(): this runs at every automaton run, and View.__len__ is a Python call
+        sizes = sizes if sizes is not None else [view.size for view in self.views]
         # memo key: exact sizes below 64, the power of two above (an order for 1000 and 1001 rows is the same)
         key = (seed, tuple([size if size < 64 else 64 + size.bit_length() for size in sizes]))
         order = self._orders.get(key)

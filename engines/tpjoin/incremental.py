@@ -57,8 +57,7 @@ class TPJoinIncrementalEngine:
         self.query = query
         self.compiled = compiled = CompiledQuery(query, static)
         self.dictionary = compiled.dictionary
-        views = compiled.views
-        self.window = EncodedWindow(query.window, lambda triple, routes: triple in views[routes[0]], len(views))
+        self.window = EncodedWindow(query.window, compiled.views)
         self.static: set[tuple[int, int, int]] = set()
         self._pending_static: dict[int, list] = {}  # static rows enter the views (and seed joins) at the first event
         for triple in compiled.static:

@@ -53,18 +53,15 @@ def _with(partners, partner) -> tuple[object, bool]:
 
 
 def _without(partners, partner):
-    """The partners with ``partner`` (which they hold) taken out: None when none is left."""
-    kind = partners.__class__
-    if kind is set:
+    """Two or more partners (a tuple or a set) with ``partner``, which they hold, taken out."""
+    if partners.__class__ is set:
         partners.remove(partner)
         # back to a tuple at half the threshold, so that a key hovering around SMALL does not convert at every change
         return tuple(partners) if len(partners) <= SMALL // 2 else partners
-    if kind is tuple:
-        if len(partners) == 2:
-            return partners[1] if partners[0] == partner else partners[0]
-        index = partners.index(partner)
-        return partners[:index] + partners[index + 1:]
-    return None
+    if len(partners) == 2:
+        return partners[1] if partners[0] == partner else partners[0]
+    index = partners.index(partner)
+    return partners[:index] + partners[index + 1:]
 
 
 def _as_sequence(partners):
@@ -84,32 +81,43 @@ class BidirectionalMultiMap:
 
     def add(self, key, value) -> bool:
         """Store the pair; False (and nothing changes) when it is already stored."""
-        values_of = self._values_of
-        values, added = _with(values_of.get(key), value)
-        if not added:
-            return False
-        values_of[key] = values
-        keys_of = self._keys_of
-        keys_of[value] = _with(keys_of.get(value), key)[0]
+        values_of, keys_of = self._values_of, self._keys_of
+        values = values_of.get(key)
+        if values is None:  # the common case inline: a key's first value, a value's first key
+            values_of[key] = value
+        else:
+            values, added = _with(values, value)
+            if not added:
+                return False
+            values_of[key] = values
+        keys = keys_of.get(value)
+        keys_of[value] = key if keys is None else _with(keys, key)[0]
         self._size += 1
         return True
 
     def remove(self, key, value) -> bool:
         """Forget the pair; False when it was not stored."""
-        if not self.has(key, value):
-            return False
         values_of, keys_of = self._values_of, self._keys_of
-        self._store(values_of, key, _without(values_of[key], value))
-        self._store(keys_of, value, _without(keys_of[value], key))
+        values = values_of.get(key)
+        if values is None:
+            return False
+        kind = values.__class__
+        if kind is tuple or kind is set:
+            if value not in values:
+                return False
+            values_of[key] = _without(values, value)  # two or more partners: never None
+        elif values == value:
+            del values_of[key]
+        else:
+            return False
+        keys = keys_of[value]
+        kind = keys.__class__
+        if kind is tuple or kind is set:
+            keys_of[value] = _without(keys, key)
+        else:
+            del keys_of[value]
         self._size -= 1
         return True
-
-    @staticmethod
-    def _store(table: dict, key, partners) -> None:
-        if partners is None:
-            del table[key]
-        else:
-            table[key] = partners
 
     def has(self, key, value) -> bool:
         partners = self._values_of.get(key)

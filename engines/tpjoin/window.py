@@ -2,7 +2,7 @@
 
 The views already hold every kept triple of the window once (a triple's routes are a function of
 the triple, so it is in all its views or in none), so the window keeps no set of its own: a triple
-is present when its first view holds it (``present``). What only the window knows is kept compact:
+is present when the view of its first route holds it. What only the window knows is kept compact:
 
 - sliding and tumbling windows: the arrivals in order, as flat arrays (three ids and a route code
   per arrival, a timestamp and a count per event), read from a head that moves on as events expire;
@@ -18,7 +18,7 @@ an event is never before its own instant's window start.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from collections.abc import Sequence
 
 from common.errors import StreamError
 from engines.model.stream import DELETE, Window
@@ -34,15 +34,16 @@ _COMPACT_AT = 1 << 12  # arrivals expired before the arrays are shifted (and the
 class EncodedWindow:
     """``advance(index, ts, kept)`` moves the window to ``ts``: (triples added, triples removed), each with its routes."""
 
-    def __init__(self, window: Window, present: Callable[[EncodedTriple, Routes], bool], route_count: int) -> None:
+    def __init__(self, window: Window, views: Sequence) -> None:
         self.window = window
-        self.present = present
+        self.views = views  # a triple is present when the view of its first route holds it
         self.kind = window.kind
         self._last_ts: int | None = None
         self._size = 0  # distinct triples in the window
         # sliding: arrivals from the head on; ids holds three per arrival
         self._ids = array("q")
-        self._codes = array("B" if route_count <= 8 else "H" if route_count <= 16 else "L")
+        # a route code per arrival: the routes are subsets of the patterns, so a byte holds them up to 8 patterns
+        self._codes = array("B" if len(views) <= 8 else "H" if len(views) <= 16 else "L")
         self._event_ts = array("q")
         self._event_sizes = array("q")
         self._arrival_head = 0
@@ -69,13 +70,13 @@ class EncodedWindow:
         return added, removed
 
     def _apply_updates(self, kept: Kept) -> tuple[Changes, Changes]:
-        present = self.present
+        views = self.views
         before: dict[EncodedTriple, bool] = {}
         after: dict[EncodedTriple, bool] = {}
         routes_of: Changes = {}
         for op, triple, routes in kept:
             if triple not in before:
-                before[triple] = present(triple, routes)
+                before[triple] = triple in views[routes[0]]
                 routes_of[triple] = routes
             after[triple] = op != DELETE
         added = {t: routes_of[t] for t, now in after.items() if now and not before[t]}
@@ -91,7 +92,7 @@ class EncodedWindow:
         return added, removed
 
     def _slide(self, ts: int, kept: Kept) -> tuple[Changes, Changes]:
-        present, repeats, code_of = self.present, self._repeats, self._code_of
+        views, repeats, code_of = self.views, self._repeats, self._code_of
         added: Changes = {}
         if kept:
             ids, codes = self._ids, self._codes
@@ -102,7 +103,7 @@ class EncodedWindow:
                     self._routes.append(routes)
                 ids.extend(triple)
                 codes.append(code)
-                if triple in added or present(triple, routes):
+                if triple in added or triple in views[routes[0]]:
                     repeats[triple] = repeats.get(triple, 0) + 1
                 else:
                     added[triple] = routes
