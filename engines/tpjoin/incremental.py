@@ -1,13 +1,14 @@
-"""I-CGPM (Algorithm 3): after each event the former matches f equal M(τ) over the window, kept by joining only the new rows and by removing exactly the matches of triples that leave.
+"""I-CGPM (Algorithm 3): after each event the deltas reported so far add up to M(τ) over the window, kept by joining only the new rows and by retracting exactly the matches of triples that leave.
 
 Per event:
 
 1. Algorithm 1 partitions and encodes the event's updates; only the kept triples enter the window
-   (``WindowState`` over encoded triples: a triple's presence depends on its own occurrences only,
+   (``EncodedWindow`` over encoded triples: a triple's presence depends on its own occurrences only,
    so pruning first changes no presence).
-2. Expiry and deletion: each triple that leaves leaves its views, and the matches filed under it
-   (every match is filed under its triple in each pattern, the sibling relation of f) leave f and are
-   reported removed; then the dictionary releases its terms.
+2. Expiry and deletion: the triples that leave seed the automaton over the views before they leave
+   them (``_retract``: the semi-naive passes of step 3 run backwards), which finds each match of f
+   that uses one of them exactly once; those leave f and are reported removed; then the dictionary
+   releases the triples' terms.
 3. New matches: every match that is new at this instant uses a triple added now (a match of
    triples all present before was already in f). Pattern by pattern (in index order), the new rows
    are added to the view and seed the automaton over the other views: in pass j the views of
@@ -18,6 +19,11 @@ Per event:
    costs O(views the event changed), not O(patterns): ``empty_views`` names the empty views.
    ``tpjoin-eager`` (I-CGPM-NL) runs them on every event and relies on the automaton's early
    termination at the first empty join.
+
+f itself is not stored, only its size: steps 2 and 3 find its matches from the triples that change,
+and ``answers()`` runs the automaton over the whole views. The state is then the views, the window's
+arrivals and the dictionary: integers, a few per window triple (the paper's Table II windows of 25M
+triples need a compact layout; issue 22 and docs/tpjoin-results.md).
 """
 
 from __future__ import annotations
