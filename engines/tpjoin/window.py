@@ -4,8 +4,8 @@ The views already hold every kept triple of the window once (a triple's routes a
 the triple, so it is in all its views or in none), so the window keeps no set of its own: a triple
 is present when the view of its first route holds it. What only the window knows is kept compact:
 
-- sliding and tumbling windows: the arrivals in order, as flat arrays (three ids and a route code
-  per arrival, a timestamp and a count per event), read from a head that moves on as events expire;
+- sliding and tumbling windows: the arrivals in order, as flat arrays (three ids of 4 bytes and a
+  route code per arrival, a timestamp and a count per event), read from a head that moves on as events expire;
   a triple arriving while present adds to ``_repeats`` (its occurrences beyond the first), so it
   leaves with its last occurrence; most triples arrive once and cost no entry there;
 - the event window: the previous event's triples (a triple of both events stays);
@@ -41,7 +41,7 @@ class EncodedWindow:
         self._last_ts: int | None = None
         self._size = 0  # distinct triples in the window
         # sliding: arrivals from the head on; ids holds three per arrival
-        self._ids = array("q")
+        self._ids = array("i")  # 4 bytes an id, widened to 8 by the first id past 2^31 - 1 (``_append_ids``)
         # a route code per arrival: the routes are subsets of the patterns, so a byte holds them up to 8 patterns
         self._codes = array("B" if len(views) <= 8 else "H" if len(views) <= 16 else "L")
         self._event_ts = array("q")
@@ -95,13 +95,13 @@ class EncodedWindow:
         views, repeats, code_of = self.views, self._repeats, self._code_of
         added: Changes = {}
         if kept:
-            ids, codes = self._ids, self._codes
+            self._append_ids([term_id for _, triple, _ in kept for term_id in triple])
+            codes = self._codes
             for _, triple, routes in kept:
                 code = code_of.get(routes)
                 if code is None:
                     code = code_of[routes] = len(self._routes)
                     self._routes.append(routes)
-                ids.extend(triple)
                 codes.append(code)
                 if triple in added or triple in views[routes[0]]:
                     repeats[triple] = repeats.get(triple, 0) + 1
@@ -110,6 +110,15 @@ class EncodedWindow:
             self._event_ts.append(ts)
             self._event_sizes.append(len(kept))
         return added, self._expire(self.window.start(ts))
+
+    def _append_ids(self, term_ids: list[int]) -> None:
+        start = len(self._ids)
+        try:
+            self._ids.extend(term_ids)
+        except OverflowError:  # an id needs more than 32 bits: widen the arrivals, keep their order
+            del self._ids[start:]
+            self._ids = array("q", self._ids)
+            self._ids.extend(term_ids)
 
     def _expire(self, window_start: int) -> Changes:
         """The triples whose last arrival is before ``window_start``; their arrivals leave the arrays."""
