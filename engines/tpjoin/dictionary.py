@@ -51,17 +51,29 @@ class SynchronisedDictionary:
             else:
                 term_id = len(self._terms)
                 self._terms.append(term)
-                self._holders.append(0)
             self._adaptive[term] = term_id
             self._fresh.append(term_id)
         return term_id
 
     def hold(self, ids: Sequence[int]) -> None:
         """A kept triple now holds its adaptive terms."""
+        self.hold_all((ids,))
+
+    def hold_all(self, triples: Iterable[Sequence[int]]) -> None:
+        """Kept triples now hold their adaptive terms (the counts grown once for all of them)."""
         holders, floor = self._holders, self.persistent_size
-        for term_id in ids:
-            if term_id >= floor:
-                holders[term_id - floor] += 1
+        if len(holders) < len(self._terms) - floor:
+            self._grow_holders()
+        for ids in triples:
+            for term_id in ids:
+                if term_id >= floor:
+                    holders[term_id - floor] += 1
+
+    def _grow_holders(self) -> None:
+        """A count for every adaptive id (0 for the new ones): grown here, not by ``encode``, which the event
+        models call for every term of every event and which never hold a term."""
+        missing = len(self._terms) - self.persistent_size - len(self._holders)
+        self._holders.frombytes(bytes(missing * self._holders.itemsize))
 
     def release(self, ids: Sequence[int]) -> None:
         """A kept triple left: forget the adaptive terms no other kept triple holds."""
@@ -80,6 +92,8 @@ class SynchronisedDictionary:
     def sweep(self) -> None:
         """Free the ids encoded since the last sweep that no kept triple holds."""
         holders, adaptive, terms, floor = self._holders, self._adaptive, self._terms, self.persistent_size
+        if self._fresh and len(holders) < len(terms) - floor:
+            self._grow_holders()
         for term_id in self._fresh:
             if not holders[term_id - floor] and adaptive.get(terms[term_id]) == term_id:
                 self._forget(term_id)

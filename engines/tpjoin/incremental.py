@@ -103,9 +103,7 @@ class TPJoinIncrementalEngine:
                 continue  # in every instant's graph already; the stream cannot add or remove it
             kept.append((op, *routed))
         added, removed = self.window.advance(event.index, event.ts, kept)
-        hold = self.dictionary.hold
-        for triple in added:  # before any release: a term an added and a removed triple share stays
-            hold(triple)
+        self.dictionary.hold_all(added)  # before any release: a term an added and a removed triple share stays
         decode = self._decoder()
         delta = Delta()
         if removed:
