@@ -152,13 +152,16 @@ class BidirectionalMultiMap:
         return self._size
 
     def __iter__(self) -> Iterator[tuple]:
+        # a list built key by key, not a generator: a cross product or a sort-merge join reads every pair
+        pairs: list[tuple] = []
+        extend, append = pairs.extend, pairs.append
         for key, partners in self._values_of.items():
             kind = partners.__class__
             if kind is tuple or kind is set:
-                for value in partners:
-                    yield key, value
+                extend([(key, value) for value in partners])
             else:
-                yield key, partners
+                append((key, partners))
+        return iter(pairs)
 
     def key_count(self) -> int:
         return len(self._values_of)
