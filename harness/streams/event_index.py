@@ -17,6 +17,10 @@ import pyarrow.parquet as pq
 
 from common.errors import StreamError
 
+# Column chunks are read page by page as batches are decoded: pre-buffering reads a whole row group's chunks at
+# once (a generated stream's row groups hold 250,000 rows or more), which doubled a pass's memory.
+STREAMING_READ = {"pre_buffer": False, "buffer_size": 1 << 20}
+
 
 @dataclass(frozen=True)
 class EventIndex:
@@ -48,7 +52,7 @@ def scan_index(files: list[Path], batch_rows: int, max_events: int | None = None
     count = 0
     for path in files:
         try:
-            reader = pq.ParquetFile(path)
+            reader = pq.ParquetFile(path, **STREAMING_READ)
             batches = reader.iter_batches(batch_size=batch_rows, columns=["event", "ts", "op"])
             for batch in batches:
                 event = batch.column(0).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
