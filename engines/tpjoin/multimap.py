@@ -16,7 +16,9 @@ entries without ordinals to keep dense.
 Departures: the paper's table 3 holds one (key, index) per value, which assumes a value occurs under
 one key only; an object shared by two subjects (two trips to one place) needs all its keys for the
 object-subject join, so table 2 holds them all. There are no ordinals: a set's partners have no
-position (the joins only iterate them). Keys and values are atoms (ids): not tuples, sets or None.
+position (the joins only iterate them). A view whose pattern's object is a variable no other pattern
+uses is never probed by value, so it keeps no value table (``with_keys=False``: one dict entry less a
+triple). Keys and values are atoms (ids): not tuples, sets or None.
 Invariant (tested with Hypothesis): the two tables hold the same pairs; a tuple has 2 .. ``SMALL``
 distinct partners and a set more than ``SMALL // 2``; the pair count is ``len(self)``.
 """
@@ -72,11 +74,13 @@ def _as_sequence(partners):
 
 
 class BidirectionalMultiMap:
+    """``with_keys=False`` keeps no value table: for a view no join probes by value (see ``CompiledQuery``)."""
+
     __slots__ = ("_values_of", "_keys_of", "_size")
 
-    def __init__(self) -> None:
+    def __init__(self, with_keys: bool = True) -> None:
         self._values_of: dict[Hashable, object] = {}
-        self._keys_of: dict[Hashable, object] = {}
+        self._keys_of: dict[Hashable, object] | None = {} if with_keys else None
         self._size = 0
 
     def add(self, key, value) -> bool:
@@ -90,8 +94,9 @@ class BidirectionalMultiMap:
             if not added:
                 return False
             values_of[key] = values
-        keys = keys_of.get(value)
-        keys_of[value] = key if keys is None else _with(keys, key)[0]
+        if keys_of is not None:
+            keys = keys_of.get(value)
+            keys_of[value] = key if keys is None else _with(keys, key)[0]
         self._size += 1
         return True
 
@@ -110,12 +115,13 @@ class BidirectionalMultiMap:
             del values_of[key]
         else:
             return False
-        keys = keys_of[value]
-        kind = keys.__class__
-        if kind is tuple or kind is set:
-            keys_of[value] = _without(keys, key)
-        else:
-            del keys_of[value]
+        if keys_of is not None:
+            keys = keys_of[value]
+            kind = keys.__class__
+            if kind is tuple or kind is set:
+                keys_of[value] = _without(keys, key)
+            else:
+                del keys_of[value]
         self._size -= 1
         return True
 
@@ -171,12 +177,13 @@ class BidirectionalMultiMap:
 
     def clear(self) -> None:
         self._values_of.clear()
-        self._keys_of.clear()
+        if self._keys_of is not None:
+            self._keys_of.clear()
         self._size = 0
 
     def check(self) -> None:
         """Raise AssertionError unless the two tables hold the same pairs in well-formed entries (for tests)."""
-        for table in (self._values_of, self._keys_of):
+        for table in (self._values_of, self._keys_of or {}):
             for partners in table.values():
                 kind = partners.__class__
                 if kind is tuple:
@@ -186,6 +193,8 @@ class BidirectionalMultiMap:
                 else:
                     assert partners is not None
         forward = set(self)
+        assert len(forward) == self._size
+        if self._keys_of is None:
+            return
         backward = {(key, value) for value, keys in self._keys_of.items() for key in _as_sequence(keys)}
         assert forward == backward, (forward ^ backward)
-        assert len(forward) == self._size

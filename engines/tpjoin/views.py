@@ -13,8 +13,8 @@ from engines.tpjoin.multimap import BidirectionalMultiMap
 class View:
     __slots__ = ("pairs", "predicates", "size", "_values_of")
 
-    def __init__(self, with_predicates: bool = False) -> None:
-        self.pairs = BidirectionalMultiMap()
+    def __init__(self, with_predicates: bool = False, with_keys: bool = True) -> None:
+        self.pairs = BidirectionalMultiMap(with_keys)
         self._values_of = self.pairs.tables[0]  # read inline by __contains__, once per stream triple in I-CGPM
         self.predicates: dict[tuple[int, int], list[int]] | None = {} if with_predicates else None
         # the number of triples, read as an attribute where ``len(view)`` (a Python-level __len__) would cost a call:
