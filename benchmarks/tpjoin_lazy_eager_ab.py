@@ -12,7 +12,7 @@ median [IQR]. ``--engines tpjoin-eager tpjoin-eager`` times one engine against i
 
 ``--counts`` runs one instrumented pass of each engine instead and prints, for the filling and the
 steady part apart, what each did: automaton runs, every state's joins with the rows in and out,
-rows added to and removed from the views, triples expired, matches filed and removed, dictionary
+rows added to and removed from the views, triples expired, matches found and removed, dictionary
 calls, and the calls to ``View.__len__`` (SortAndCombine reads the sizes of the views); the automaton states'
 joins are summed unless ``--by-state``.
 
@@ -115,11 +115,10 @@ class WorkCounter:
         for method in ("encode", "hold", "release", "sweep"):
             self._wrap(dictionary_module.SynchronisedDictionary, method, calls(f"dictionary.{method} calls"))
         engine_cls = incremental_module.TPJoinIncrementalEngine
-        self._wrap(engine_cls, "_expire", lambda c, args, result: c.update(
+        self._wrap(engine_cls, "_retract", lambda c, args, result: c.update(
             {"expired triples": len(args[1]), "matches removed": len(result)}))
         self._wrap(engine_cls, "_extend", lambda c, args, result: c.update(
             {"_extend calls": 1, "new view rows": sum(map(len, args[1].values())), "matches found": len(result)}))
-        self._wrap(engine_cls, "_file", lambda c, args, result: c.update({"matches filed": len(args[1])}))
         build = automaton_module.Automaton.__init__
         self._saved.append((automaton_module.Automaton, "__init__", build))
         counter = self
