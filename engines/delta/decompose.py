@@ -46,10 +46,13 @@ def pattern_variables(pattern: TriplePattern) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def compile_matcher(pattern: TriplePattern) -> Callable[[Triple], tuple[str, ...] | None]:
-    """A function unifying a data triple with ``pattern``: the values of ``pattern_variables(pattern)``, or None."""
+def compile_matcher(pattern: TriplePattern, encode: Callable[[str], object] | None = None) -> Callable[[tuple], tuple | None]:
+    """A function unifying a data triple with ``pattern``: the values of ``pattern_variables(pattern)``, or None.
+
+    With ``encode``, the triple is one of term ids and each constant of ``pattern`` is compared as ``encode(constant)``.
+    """
     variables = pattern_variables(pattern)
-    constants = tuple((i, term) for i, term in enumerate(pattern) if not is_variable(term))
+    constants = tuple((i, term if encode is None else encode(term)) for i, term in enumerate(pattern) if not is_variable(term))
     first = {var: pattern.index(var) for var in variables}
     equal = tuple((i, first[term]) for i, term in enumerate(pattern) if is_variable(term) and first[term] != i)
     slots = tuple(first[var] for var in variables)

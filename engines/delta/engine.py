@@ -29,7 +29,13 @@ top-level conjunct is tested as soon as the variables it reads are bound (inside
 component, or inside the join steps of Algorithms 5-7), the rest on full mappings, so a delta
 never holds a mapping the filter rejects and never misses one it accepts (``engines.delta.filtering``).
 Windows reach these engines through the window adapter
-(``engines.adapters``); the engines themselves take unbounded insert/delete streams only.
+(``engines.adapters``); the engines themselves take unbounded insert/delete streams only, and
+offer the adapter ``insert_arrival``/``delete_key`` so that it keeps a window of term ids.
+
+Terms are ids of one ``TermDictionary`` (``engines.delta.terms``), taken when a triple enters the
+graph and given back when it leaves; answers are turned back into terms only where they leave
+the engine (``_combine``), and FILTER conjuncts read decoded mappings. Only the triples some
+pattern unifies with are held, and of the static triples only those: the others change no answer.
 """
 
 from __future__ import annotations
@@ -41,24 +47,54 @@ from itertools import product
 from common.errors import EngineError, StreamError
 from engines.delta.connected import ConnectedEvaluator
 from engines.delta.decompose import KIND_SIMPLE_STAR, compile_matcher, connected_variable_decomposition
-from engines.delta.filtering import compile_conjuncts, split_by_scope
+from engines.delta.filtering import Check, compile_conjuncts, split_by_scope
 from engines.delta.ground import GroundEvaluator
 from engines.delta.star import SimpleStarEvaluator
-from engines.model.stream import DELETE, INSERT, ContinuousQuery, Delta, Event, Expr, Mapping, Triple, expr_variables
+from engines.delta.terms import TermDictionary
+from engines.model.stream import (
+    DELETE,
+    INSERT,
+    ContinuousQuery,
+    Delta,
+    Event,
+    Expr,
+    Mapping,
+    Term,
+    Triple,
+    expr_variables,
+)
 from engines.protocol import Capabilities
 
 CAPABILITIES = Capabilities(
     windows=frozenset({"unbounded"}), deletions=True, entailment=frozenset({"none"}), static=True, filters=True
 )
 
+Key = tuple[int, int, int]  # a held triple's term ids
+
 
 def _unique(patterns) -> tuple:
     return tuple(dict.fromkeys(patterns))  # a BGP is a set of patterns
 
 
-def _connected(variables, patterns, filters: list[Expr], keep_answers: bool) -> ConnectedEvaluator:
-    conjuncts = [(frozenset(expr_variables(e)), compile_conjuncts([e], variables)) for e in filters]
-    return ConnectedEvaluator(variables, patterns, accept_conjuncts=conjuncts, keep_answers=keep_answers)
+class EventChanges:
+    """One event's raw (+1/-1, answer) changes, netted: an answer added then removed within the event is in neither list."""
+
+    __slots__ = ("before", "after")
+
+    def __init__(self) -> None:
+        self.before: dict[Mapping, bool] = {}  # answer -> held before the event (first change seen)
+        self.after: dict[Mapping, bool] = {}
+
+    def record(self, sign: int, answer: Mapping) -> None:
+        self.before.setdefault(answer, sign == DELETE)
+        self.after[answer] = sign == INSERT
+
+    def delta(self) -> Delta:
+        before = self.before
+        return Delta(
+            added=[a for a, held in self.after.items() if held and not before[a]],
+            removed=[a for a, held in self.after.items() if not held and before[a]],
+        )
 
 
 class DeltaEngine:
@@ -75,14 +111,28 @@ class DeltaEngine:
             raise EngineError(f"engine {self.name!r} does not support entailment {query.entailment!r}")
         self.query = query
         self.variables = query.variables
+        self.dictionary = TermDictionary()
         patterns = _unique(query.patterns)
         self.components = self._build(patterns, query.filters)
         self._index_patterns()
-        self.static = frozenset(static)
+        self.static: set[Key] = set()  # the static triples some pattern unifies with
+        self.static_count = 0
         self.started = False
         self.counts = Counter()
-        for triple in self.static:
+        for triple in dict.fromkeys(static):
+            self.static_count += 1
             self._load(triple)
+
+    def _decoded(self, check: Check | None) -> Check | None:
+        """``check`` (over terms) on a mapping of term ids."""
+        if check is None:
+            return None
+        decode = self.dictionary.decode
+        return lambda mapping: check(decode(mapping))
+
+    def _connected(self, variables, patterns, filters: list[Expr], keep_answers: bool) -> ConnectedEvaluator:
+        conjuncts = [(frozenset(expr_variables(e)), self._decoded(compile_conjuncts([e], variables))) for e in filters]
+        return ConnectedEvaluator(variables, patterns, accept_conjuncts=conjuncts, keep_answers=keep_answers)
 
     def _build(self, patterns, filters) -> list:
         """The evaluators, each with the positions of its variables in the query's variable order."""
@@ -90,7 +140,7 @@ class DeltaEngine:
         if self.generic:
             local, top = split_by_scope(filters, [self.variables])
             self.top_filter = compile_conjuncts(top, self.variables)
-            return [(_connected(self.variables, patterns, local[0], False), tuple(range(len(self.variables))))]
+            return [(self._connected(self.variables, patterns, local[0], False), tuple(range(len(self.variables))))]
         ground, parts = connected_variable_decomposition(patterns, self.variables)
         local, top = split_by_scope(filters, [part.variables for part in parts])
         self.top_filter = compile_conjuncts(top, self.variables)
@@ -98,64 +148,143 @@ class DeltaEngine:
         components: list = [(GroundEvaluator(ground), ())] if ground else []
         for part, own in zip(parts, local):
             if part.kind == KIND_SIMPLE_STAR:
-                evaluator = SimpleStarEvaluator(part.variables[0], part.patterns, compile_conjuncts(own, part.variables))
+                accept = self._decoded(compile_conjuncts(own, part.variables))
+                evaluator = SimpleStarEvaluator(part.variables[0], part.patterns, accept)
             else:
-                evaluator = _connected(part.variables, part.patterns, own, keep_answers=several)
+                evaluator = self._connected(part.variables, part.patterns, own, keep_answers=several)
             components.append((evaluator, tuple(position[v] for v in part.variables)))
         return components
 
     def _index_patterns(self) -> None:
-        """Patterns by constant predicate (and a list for variable predicates), for unification."""
-        self.by_predicate: dict[str, list] = defaultdict(list)
+        """Patterns by constant predicate id (and a list for variable predicates), for unification on ids.
+
+        The query's constants are pinned in the dictionary: a triple whose term at a constant's
+        position has no id cannot unify with that pattern.
+        """
+        self.by_predicate: dict[int, list] = defaultdict(list)
         self.any_predicate: list = []
+        pin = self.dictionary.acquire
         for number, (evaluator, _) in enumerate(self.components):
             for j, pattern in enumerate(evaluator.patterns):
-                entry = (number, j, compile_matcher(pattern))
+                entry = (number, j, compile_matcher(pattern, pin))
                 if pattern[1][0] == "?":
                     self.any_predicate.append(entry)
                 else:
-                    self.by_predicate[pattern[1]].append(entry)
+                    self.by_predicate[pin(pattern[1])].append(entry)
 
     # ------------------------------------------------------------ applying updates
 
-    def _matches(self, triple: Triple) -> dict[int, list]:
-        """Component number -> the (pattern, binding) pairs ``triple`` unifies with."""
+    def _matches(self, key: tuple) -> dict[int, list]:
+        """Component number -> the (pattern, binding) pairs the triple of ids ``key`` unifies with.
+
+        An id may be None (a term the dictionary does not hold): it differs from every constant,
+        but two Nones compare equal, so a match with a None is confirmed again once ids are taken.
+        """
         matches: dict[int, list] = {}
-        for number, j, match in (*self.by_predicate.get(triple[1], ()), *self.any_predicate):
-            binding = match(triple)
+        for number, j, match in (*self.by_predicate.get(key[1], ()), *self.any_predicate):
+            binding = match(key)
             if binding is not None:
                 matches.setdefault(number, []).append((j, binding))
         return matches
 
+    def _lookup(self, s: Term, p: Term, o: Term) -> tuple:
+        ids = self.dictionary.ids
+        return ids.get(s), ids.get(p), ids.get(o)
+
+    def _take(self, s: Term, p: Term, o: Term) -> tuple[Key, dict] | None:
+        """The ids of a triple entering the graph, taken, with its matches; None when no pattern really unifies."""
+        acquire = self.dictionary.acquire
+        taken = (acquire(s), acquire(p), acquire(o))
+        matches = self._matches(taken)
+        if not matches:  # the unknown terms only seemed equal
+            self._give_back(taken)
+            return None
+        return taken, matches
+
+    def _give_back(self, key: Key) -> None:
+        release = self.dictionary.release
+        for number in key:
+            release(number)
+
     def _load(self, triple: Triple) -> None:
         """Add a static triple to the components: nothing has been reported yet, so no full answer is formed
-        (the first event's delta takes the static-only answers from ``_all_answers``)."""
+        (the first event's delta takes the static-only answers from ``_all_answers``); its terms stay pinned."""
+        key = self._lookup(*triple)
+        if not self._matches(key) or key in self.static:
+            return
+        taken = self._take(*triple)
+        if taken is None:
+            return
+        key, matches = taken
+        self.static.add(key)
         components = self.components
-        for number, found in self._matches(triple).items():
+        for number, found in matches.items():
             components[number][0].apply(INSERT, found)
 
-    def _apply(self, op: int, triple: Triple) -> Iterable[tuple[int, Mapping]]:
-        """Apply one update; yield the raw (+1/-1, answer) changes, component by component."""
-        matches = self._matches(triple)
+    def insert_arrival(self, s: Term, p: Term, o: Term, changes: EventChanges) -> tuple[Key, bool] | None:
+        """Insert a triple: its ids and whether it was already held, or None when no pattern unifies or it is static."""
+        key = self._lookup(s, p, o)
+        matches = self._matches(key)
+        known = None not in key
+        if known and key in self.static:
+            self.counts["static_updates_ignored"] += 1
+            return None
+        self.counts["updates"] += 1
+        if not matches:
+            return None
+        if known and self._holds(matches):
+            return key, True
+        taken = self._take(s, p, o)
+        if taken is None:
+            return None
+        key, matches = taken
+        self._apply(INSERT, matches, changes)
+        return key, False
+
+    def delete_key(self, key: tuple, changes: EventChanges) -> None:
+        """Delete the triple of ids ``key`` (None ids: a term the engine does not hold, so the triple is absent)."""
+        if key in self.static:
+            self.counts["static_updates_ignored"] += 1
+            return
+        self.counts["updates"] += 1
+        if None in key:
+            return
+        matches = self._matches(key)
+        if not matches or not self._holds(matches):
+            return
+        self._apply(DELETE, matches, changes)
+        self._give_back(key)
+
+    def _holds(self, matches: dict[int, list]) -> bool:
+        number = next(iter(matches))
+        return self.components[number][0].holds(matches[number])
+
+    def _apply(self, op: int, matches: dict[int, list], changes: EventChanges) -> None:
+        """Apply one update, component by component, recording each step's exact change of the product."""
+        record = changes.record
         for number in sorted(matches):
             added, removed = self.components[number][0].apply(op, matches[number])
             for sign, changed in ((INSERT, added), (DELETE, removed)):
                 if changed:
                     for answer in self._combine(number, changed):
-                        yield sign, answer
+                        record(sign, answer)
+
+    def _decode_all(self, partials: Iterable[tuple]) -> list[tuple]:
+        terms = self.dictionary.terms
+        return [tuple([terms[number] for number in partial]) for partial in partials]
 
     def _combine(self, number: int, partials: list[tuple]) -> Iterable[Mapping]:
         """Full mappings: component ``number``'s changed answers times the others' current ones (Algorithm 3)."""
         components = self.components
         if len(components) == 1 and components[0][1] == tuple(range(len(self.variables))):
-            pools, slots = [partials], [components[0][1]]
+            pools, slots = [self._decode_all(partials)], [components[0][1]]
         else:
             # one empty component empties the product: ask every other one first, materialise none before
             if not all(evaluator.has_answers() for index, (evaluator, _) in enumerate(components) if index != number):
                 return
             pools, slots = [], []
             for index, (evaluator, positions) in enumerate(components):
-                pools.append(partials if index == number else list(evaluator.answer_tuples()))
+                pools.append(self._decode_all(partials if index == number else evaluator.answer_tuples()))
                 slots.append(positions)
         accept = self.top_filter
         width = len(self.variables)
@@ -167,33 +296,29 @@ class DeltaEngine:
             if accept is None or accept(full):
                 yield tuple(full)
 
-    def push(self, event: Event) -> Delta:
-        before: dict[Mapping, bool] = {}  # answer -> held before the event (first change seen)
-        after: dict[Mapping, bool] = {}
+    def open_event(self) -> EventChanges:
+        """The changes of a new event; the first one starts from the static-only answers (nothing was reported before)."""
+        changes = EventChanges()
         if not self.started:
             self.started = True
-            for answer in self._all_answers():  # static-only answers: nothing was reported before
-                before[answer] = False
-                after[answer] = True
+            for answer in self._all_answers():
+                changes.record(INSERT, answer)
+        return changes
+
+    def push(self, event: Event) -> Delta:
+        changes = self.open_event()
         for update in event.updates:
-            if update.op not in (INSERT, DELETE):
+            if update.op == INSERT:
+                self.insert_arrival(update.s, update.p, update.o, changes)
+            elif update.op == DELETE:
+                self.delete_key(self._lookup(update.s, update.p, update.o), changes)
+            else:
                 raise StreamError(f"event {event.index}: update op must be +1 or -1, got {update.op!r}")
-            triple = (update.s, update.p, update.o)
-            if triple in self.static:
-                self.counts["static_updates_ignored"] += 1
-                continue
-            self.counts["updates"] += 1
-            for sign, answer in self._apply(update.op, triple):
-                before.setdefault(answer, sign == DELETE)
-                after[answer] = sign == INSERT
-        return Delta(
-            added=[a for a, held in after.items() if held and not before[a]],
-            removed=[a for a, held in after.items() if not held and before[a]],
-        )
+        return changes.delta()
 
     def _all_answers(self) -> Iterable[Mapping]:
         components = self.components
-        pools = [list(evaluator.answer_tuples()) for evaluator, _ in components]
+        pools = [self._decode_all(evaluator.answer_tuples()) for evaluator, _ in components]
         width = len(self.variables)
         for combination in product(*pools):
             full = [None] * width
@@ -207,7 +332,8 @@ class DeltaEngine:
         return Counter(self._all_answers()) if self.started else Counter()
 
     def stats(self) -> dict[str, int]:
-        totals: Counter = Counter({"components": len(self.components), "static_triples": len(self.static)})
+        totals: Counter = Counter({"components": len(self.components), "static_triples": self.static_count,
+                                   "terms": len(self.dictionary)})
         for evaluator, _ in self.components:
             totals.update(evaluator.stats())
         totals.update(self.counts)
@@ -217,4 +343,3 @@ class DeltaEngine:
 class DeltaGenericEngine(DeltaEngine):
     name = "delta-generic"
     generic = True
-
