@@ -4,13 +4,23 @@
 ``WindowState`` and feeds the inner engine, built for the same query on an unbounded window, one
 event per instant holding the expirations as deletes followed by the arrivals as inserts. The
 answers are the same by construction: at every instant the inner engine's dynamic graph is D(τ).
+
+An inner engine that offers ``open_event``/``insert_arrival``/``delete_key`` (the delta engines)
+keeps a sliding window as ``KeyedArrivals`` instead: per event, the term ids of the arrivals the
+engine holds, and no copy of any term. Arrivals no pattern unifies with are not kept (they change
+no answer), and a triple arriving while already held is counted, not stored twice, so it is
+deleted only when its last arrival leaves, as ``WindowState`` would. Expirations are applied
+before arrivals, each update as it comes, and the engine nets the event's changes: the inner
+graph is D(τ) restricted to the triples the query reads.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from array import array
+from collections import Counter, deque
 from collections.abc import Iterable
 
+from common.errors import StreamError
 from engines.model.stream import DELETE, INSERT, ContinuousQuery, Delta, Event, Mapping, Triple, Update, Window
 from engines.protocol import Capabilities
 from engines.window_state import WindowState
@@ -21,6 +31,65 @@ _UNBOUNDED = Window("unbounded")
 def can_adapt(engine_cls: type) -> bool:
     capabilities = engine_cls.capabilities
     return capabilities.deletions and "unbounded" in capabilities.windows
+
+
+def takes_keyed_arrivals(engine) -> bool:
+    return all(hasattr(engine, method) for method in ("open_event", "insert_arrival", "delete_key"))
+
+
+class KeyedArrivals:
+    """A sliding window's held arrivals for a keyed engine: ``(ts, array of ids)`` per event, and repeat counts."""
+
+    __slots__ = ("window", "engine", "arrivals", "repeats", "held", "last_ts")
+
+    def __init__(self, window: Window, engine) -> None:
+        self.window = window
+        self.engine = engine
+        self.arrivals: deque[tuple[int, array]] = deque()
+        self.repeats: dict[tuple, int] = {}  # held triple -> arrivals in the window beyond its first
+        self.held = 0
+        self.last_ts: int | None = None
+
+    def __len__(self) -> int:
+        return self.held
+
+    def push(self, event: Event) -> Delta:
+        if self.last_ts is not None and event.ts < self.last_ts:
+            raise StreamError(f"event {event.index}: timestamp {event.ts} is before the previous {self.last_ts}")
+        if any(update.op == DELETE for update in event.updates):
+            raise StreamError(f"event {event.index}: deletions are allowed with unbounded windows only, not {self.window.kind}")
+        self.last_ts = event.ts
+        engine, repeats = self.engine, self.repeats
+        changes = engine.open_event()
+        window_start = self.window.start(event.ts)
+        arrivals = self.arrivals
+        while arrivals and arrivals[0][0] < window_start:
+            ids = arrivals.popleft()[1]
+            for i in range(0, len(ids), 3):
+                key = (ids[i], ids[i + 1], ids[i + 2])
+                more = repeats.get(key)
+                if more:
+                    if more == 1:
+                        del repeats[key]
+                    else:
+                        repeats[key] = more - 1
+                else:
+                    engine.delete_key(key, changes)
+                    self.held -= 1
+        ids = array("I")
+        insert = engine.insert_arrival
+        for update in event.updates:
+            arrival = insert(update.s, update.p, update.o, changes)
+            if arrival is not None:
+                key, was_held = arrival
+                if was_held:
+                    repeats[key] = repeats.get(key, 0) + 1
+                else:
+                    self.held += 1
+                ids.extend(key)
+        if ids:
+            arrivals.append((event.ts, ids))
+        return changes.delta()
 
 
 def windowed(engine_cls: type) -> type:
@@ -45,8 +114,12 @@ def windowed(engine_cls: type) -> type:
         def __init__(
             self, query: ContinuousQuery, *, static: Iterable[Triple] = (), schema: Iterable[Triple] = (), **options
         ) -> None:
-            self.window = WindowState(query.window)
             self.engine = engine_cls(query.with_window(_UNBOUNDED), static=static, schema=schema, **options)
+            if query.window.kind == "sliding" and takes_keyed_arrivals(self.engine):
+                self.window = KeyedArrivals(query.window, self.engine)
+                self.push = self.window.push
+            else:
+                self.window = WindowState(query.window)
 
         def push(self, event: Event) -> Delta:
             added, removed = self.window.advance(event)
