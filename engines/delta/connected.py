@@ -307,17 +307,13 @@ class ConnectedEvaluator:
         return out
 
     def apply(self, op: int, matches: Sequence[tuple[int, tuple]]) -> tuple[list[tuple], list[tuple]]:
-        present = self._present(*matches[0])
+        """An insert of a triple the graph lacks or a delete of one it has (the engine checks ``holds`` first)."""
         if op == INSERT:
-            if present:
-                return [], []
             self._store(op, matches)
             added = self._collect(matches)
             if self.keep_answers:
                 self.current |= added
             return list(added), []
-        if not present:
-            return [], []
         removed = self._collect(matches)
         self._store(op, matches)
         if self.keep_answers:

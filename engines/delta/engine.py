@@ -114,11 +114,13 @@ class DeltaEngine:
         self.dictionary = TermDictionary()
         patterns = _unique(query.patterns)
         self.components = self._build(patterns, query.filters)
+        self.whole = len(self.components) == 1 and self.components[0][1] == tuple(range(len(self.variables)))
         self._index_patterns()
         self.static: set[Key] = set()  # the static triples some pattern unifies with
         self.static_count = 0
         self.started = False
-        self.counts = Counter()
+        self.updates = 0  # updates to a non-static triple
+        self.static_updates_ignored = 0
         for triple in dict.fromkeys(static):
             self.static_count += 1
             self._load(triple)
@@ -192,11 +194,12 @@ class DeltaEngine:
         return ids.get(s), ids.get(p), ids.get(o)
 
     def _take(self, s: Term, p: Term, o: Term) -> tuple[Key, dict] | None:
-        """The ids of a triple entering the graph, taken, with its matches; None when no pattern really unifies."""
+        """The ids of a triple with an unknown term entering the graph, taken, with its matches; None when no
+        pattern really unifies (two unknown terms only seemed equal)."""
         acquire = self.dictionary.acquire
         taken = (acquire(s), acquire(p), acquire(o))
         matches = self._matches(taken)
-        if not matches:  # the unknown terms only seemed equal
+        if not matches:
             self._give_back(taken)
             return None
         return taken, matches
@@ -223,51 +226,62 @@ class DeltaEngine:
 
     def insert_arrival(self, s: Term, p: Term, o: Term, changes: EventChanges) -> tuple[Key, bool] | None:
         """Insert a triple: its ids and whether it was already held, or None when no pattern unifies or it is static."""
-        key = self._lookup(s, p, o)
-        matches = self._matches(key)
-        known = None not in key
-        if known and key in self.static:
-            self.counts["static_updates_ignored"] += 1
+        ids = self.dictionary.ids
+        key = (ids.get(s), ids.get(p), ids.get(o))
+        if key in self.static:
+            self.static_updates_ignored += 1
             return None
-        self.counts["updates"] += 1
+        self.updates += 1
+        matches = self._matches(key)
         if not matches:
             return None
-        if known and self._holds(matches):
-            return key, True
-        taken = self._take(s, p, o)
-        if taken is None:
-            return None
-        key, matches = taken
+        if None in key:  # a new term: the triple is not held
+            taken = self._take(s, p, o)
+            if taken is None:
+                return None
+            key, matches = taken
+        else:
+            number = next(iter(matches))
+            if self.components[number][0].holds(matches[number]):
+                return key, True
+            uses = self.dictionary.uses
+            uses[key[0]] += 1
+            uses[key[1]] += 1
+            uses[key[2]] += 1
         self._apply(INSERT, matches, changes)
         return key, False
 
     def delete_key(self, key: tuple, changes: EventChanges) -> None:
-        """Delete the triple of ids ``key`` (None ids: a term the engine does not hold, so the triple is absent)."""
+        """Delete the triple of ids ``key`` (a None id: a term the engine does not hold, so the triple is absent)."""
         if key in self.static:
-            self.counts["static_updates_ignored"] += 1
+            self.static_updates_ignored += 1
             return
-        self.counts["updates"] += 1
+        self.updates += 1
         if None in key:
             return
         matches = self._matches(key)
-        if not matches or not self._holds(matches):
+        if not matches:
+            return
+        number = next(iter(matches))
+        if not self.components[number][0].holds(matches[number]):
             return
         self._apply(DELETE, matches, changes)
         self._give_back(key)
 
-    def _holds(self, matches: dict[int, list]) -> bool:
-        number = next(iter(matches))
-        return self.components[number][0].holds(matches[number])
-
     def _apply(self, op: int, matches: dict[int, list], changes: EventChanges) -> None:
-        """Apply one update, component by component, recording each step's exact change of the product."""
-        record = changes.record
-        for number in sorted(matches):
+        """Apply one update the graph does not have yet (insert) or has (delete), component by component,
+        recording each step's exact change of the product."""
+        before, after = changes.before, changes.after
+        for number in sorted(matches) if len(matches) > 1 else matches:
             added, removed = self.components[number][0].apply(op, matches[number])
-            for sign, changed in ((INSERT, added), (DELETE, removed)):
-                if changed:
-                    for answer in self._combine(number, changed):
-                        record(sign, answer)
+            if added:
+                for answer in self._combine(number, added):
+                    before.setdefault(answer, False)
+                    after[answer] = True
+            if removed:
+                for answer in self._combine(number, removed):
+                    before.setdefault(answer, True)
+                    after[answer] = False
 
     def _decode_all(self, partials: Iterable[tuple]) -> list[tuple]:
         terms = self.dictionary.terms
@@ -276,8 +290,13 @@ class DeltaEngine:
     def _combine(self, number: int, partials: list[tuple]) -> Iterable[Mapping]:
         """Full mappings: component ``number``'s changed answers times the others' current ones (Algorithm 3)."""
         components = self.components
-        if len(components) == 1 and components[0][1] == tuple(range(len(self.variables))):
-            pools, slots = [self._decode_all(partials)], [components[0][1]]
+        if self.whole:  # one component in the query's variable order: its answers are the full mappings
+            terms, accept = self.dictionary.terms, self.top_filter
+            for partial in partials:
+                full = tuple([terms[number] for number in partial])
+                if accept is None or accept(full):
+                    yield full
+            return
         else:
             # one empty component empties the product: ask every other one first, materialise none before
             if not all(evaluator.has_answers() for index, (evaluator, _) in enumerate(components) if index != number):
@@ -307,11 +326,12 @@ class DeltaEngine:
 
     def push(self, event: Event) -> Delta:
         changes = self.open_event()
+        insert, delete, ids = self.insert_arrival, self.delete_key, self.dictionary.ids
         for update in event.updates:
             if update.op == INSERT:
-                self.insert_arrival(update.s, update.p, update.o, changes)
+                insert(update.s, update.p, update.o, changes)
             elif update.op == DELETE:
-                self.delete_key(self._lookup(update.s, update.p, update.o), changes)
+                delete((ids.get(update.s), ids.get(update.p), ids.get(update.o)), changes)
             else:
                 raise StreamError(f"event {event.index}: update op must be +1 or -1, got {update.op!r}")
         return changes.delta()
@@ -336,7 +356,7 @@ class DeltaEngine:
                                    "terms": len(self.dictionary)})
         for evaluator, _ in self.components:
             totals.update(evaluator.stats())
-        totals.update(self.counts)
+        totals.update(updates=self.updates, static_updates_ignored=self.static_updates_ignored)
         return dict(totals)
 
 
