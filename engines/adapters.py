@@ -5,7 +5,7 @@
 event per instant holding the expirations as deletes followed by the arrivals as inserts. The
 answers are the same by construction: at every instant the inner engine's dynamic graph is D(τ).
 
-An inner engine that offers ``open_event``/``insert_arrival``/``delete_key`` (the delta engines)
+An inner engine that offers ``open_event``/``insert_arrival``/``delete_key``/``close_event`` (the delta engines)
 keeps a sliding window as ``KeyedArrivals`` instead: per event, the term ids of the arrivals the
 engine holds, and no copy of any term. Arrivals no pattern unifies with are not kept (they change
 no answer), and a triple arriving while already held is counted, not stored twice, so it is
@@ -34,7 +34,7 @@ def can_adapt(engine_cls: type) -> bool:
 
 
 def takes_keyed_arrivals(engine) -> bool:
-    return all(hasattr(engine, method) for method in ("open_event", "insert_arrival", "delete_key"))
+    return all(hasattr(engine, method) for method in ("open_event", "insert_arrival", "delete_key", "close_event"))
 
 
 class KeyedArrivals:
@@ -60,7 +60,7 @@ class KeyedArrivals:
             raise StreamError(f"event {event.index}: deletions are allowed with unbounded windows only, not {self.window.kind}")
         self.last_ts = event.ts
         engine, repeats = self.engine, self.repeats
-        changes = engine.open_event()
+        engine.open_event()
         window_start = self.window.start(event.ts)
         arrivals = self.arrivals
         while arrivals and arrivals[0][0] < window_start:
@@ -74,12 +74,12 @@ class KeyedArrivals:
                     else:
                         repeats[key] = more - 1
                 else:
-                    engine.delete_key(key, changes)
+                    engine.delete_key(key)
                     self.held -= 1
         ids = array("I")
         insert = engine.insert_arrival
         for update in event.updates:
-            arrival = insert(update.s, update.p, update.o, changes)
+            arrival = insert(update.s, update.p, update.o)
             if arrival is not None:
                 key, was_held = arrival
                 if was_held:
@@ -89,7 +89,7 @@ class KeyedArrivals:
                 ids.extend(key)
         if ids:
             arrivals.append((event.ts, ids))
-        return changes.delta()
+        return engine.close_event()
 
 
 def windowed(engine_cls: type) -> type:

@@ -19,6 +19,7 @@ the generic algorithm (Algorithms 5-7), which handles every shape.
 
 from __future__ import annotations
 
+import operator
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -56,15 +57,26 @@ def compile_matcher(pattern: TriplePattern, encode: Callable[[str], object] | No
     first = {var: pattern.index(var) for var in variables}
     equal = tuple((i, first[term]) for i, term in enumerate(pattern) if is_variable(term) and first[term] != i)
     slots = tuple(first[var] for var in variables)
+    bind = operator.itemgetter(*slots) if len(slots) > 1 else lambda triple: tuple([triple[i] for i in slots])
+    if not equal and len(constants) == 2:  # the usual shape (one variable, two constants): unrolled
+        (a, term_a), (b, term_b) = constants
+        (slot,) = slots
 
-    def match(triple: Triple) -> tuple[str, ...] | None:
+        def match_two(triple: Triple) -> tuple | None:
+            if triple[a] != term_a or triple[b] != term_b:
+                return None
+            return (triple[slot],)
+
+        return match_two
+
+    def match(triple: Triple) -> tuple | None:
         for i, term in constants:
             if triple[i] != term:
                 return None
         for i, j in equal:  # a variable repeated in the pattern binds one value
             if triple[i] != triple[j]:
                 return None
-        return tuple(triple[i] for i in slots)
+        return bind(triple)
 
     return match
 

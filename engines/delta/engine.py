@@ -46,7 +46,12 @@ from itertools import product
 
 from common.errors import EngineError, StreamError
 from engines.delta.connected import ConnectedEvaluator
-from engines.delta.decompose import KIND_SIMPLE_STAR, compile_matcher, connected_variable_decomposition
+from engines.delta.decompose import (
+    KIND_SIMPLE_STAR,
+    compile_matcher,
+    connected_variable_decomposition,
+    pattern_variables,
+)
 from engines.delta.filtering import Check, compile_conjuncts, split_by_scope
 from engines.delta.ground import GroundEvaluator
 from engines.delta.star import SimpleStarEvaluator
@@ -76,25 +81,9 @@ def _unique(patterns) -> tuple:
     return tuple(dict.fromkeys(patterns))  # a BGP is a set of patterns
 
 
-class EventChanges:
-    """One event's raw (+1/-1, answer) changes, netted: an answer added then removed within the event is in neither list."""
-
-    __slots__ = ("before", "after")
-
-    def __init__(self) -> None:
-        self.before: dict[Mapping, bool] = {}  # answer -> held before the event (first change seen)
-        self.after: dict[Mapping, bool] = {}
-
-    def record(self, sign: int, answer: Mapping) -> None:
-        self.before.setdefault(answer, sign == DELETE)
-        self.after[answer] = sign == INSERT
-
-    def delta(self) -> Delta:
-        before = self.before
-        return Delta(
-            added=[a for a, held in self.after.items() if held and not before[a]],
-            removed=[a for a, held in self.after.items() if not held and before[a]],
-        )
+def _binding_positions(pattern) -> tuple[int, ...]:
+    """The triple positions a match of ``pattern`` binds, in ``pattern_variables`` order (first occurrences)."""
+    return tuple(pattern.index(name) for name in pattern_variables(pattern))
 
 
 class DeltaEngine:
@@ -119,6 +108,9 @@ class DeltaEngine:
         self.static: set[Key] = set()  # the static triples some pattern unifies with
         self.static_count = 0
         self.started = False
+        # the open event's answers -> held before it (first change seen), and held now
+        self.before: dict[Mapping, bool] = {}
+        self.after: dict[Mapping, bool] = {}
         self.updates = 0  # updates to a non-static triple
         self.static_updates_ignored = 0
         for triple in dict.fromkeys(static):
@@ -165,14 +157,21 @@ class DeltaEngine:
         """
         self.by_predicate: dict[int, list] = defaultdict(list)
         self.any_predicate: list = []
+        self.repeats_a_variable = False  # whether two unknown terms (two Nones) can seem to unify
         pin = self.dictionary.acquire
         for number, (evaluator, _) in enumerate(self.components):
             for j, pattern in enumerate(evaluator.patterns):
                 entry = (number, j, compile_matcher(pattern, pin))
+                names = [term for term in pattern if term[0] == "?"]
+                self.repeats_a_variable |= len(set(names)) < len(names)
                 if pattern[1][0] == "?":
                     self.any_predicate.append(entry)
                 else:
                     self.by_predicate[pin(pattern[1])].append(entry)
+        for entries in self.by_predicate.values():  # a constant predicate's list ends with the variable ones
+            entries.extend(self.any_predicate)
+        self.by_predicate = dict(self.by_predicate)
+        self.binding_positions = [[_binding_positions(p) for p in evaluator.patterns] for evaluator, _ in self.components]
 
     # ------------------------------------------------------------ applying updates
 
@@ -183,50 +182,75 @@ class DeltaEngine:
         but two Nones compare equal, so a match with a None is confirmed again once ids are taken.
         """
         matches: dict[int, list] = {}
-        for number, j, match in (*self.by_predicate.get(key[1], ()), *self.any_predicate):
+        for number, j, match in self.by_predicate.get(key[1], self.any_predicate):
             binding = match(key)
             if binding is not None:
                 matches.setdefault(number, []).append((j, binding))
         return matches
 
+    def _taken_matches(self, key: Key, matches: dict[int, list]) -> dict[int, list]:
+        """``matches`` of a triple whose unknown terms were just given ids: the same pairs, bound to the ids."""
+        if self.repeats_a_variable:
+            return self._matches(key)  # the Nones may have matched each other
+        positions = self.binding_positions
+        return {
+            number: [(j, tuple([key[i] for i in positions[number][j]])) for j, _ in found]
+            for number, found in matches.items()
+        }
+
     def _lookup(self, s: Term, p: Term, o: Term) -> tuple:
         ids = self.dictionary.ids
         return ids.get(s), ids.get(p), ids.get(o)
 
-    def _take(self, s: Term, p: Term, o: Term) -> tuple[Key, dict] | None:
-        """The ids of a triple with an unknown term entering the graph, taken, with its matches; None when no
-        pattern really unifies (two unknown terms only seemed equal)."""
-        acquire = self.dictionary.acquire
-        taken = (acquire(s), acquire(p), acquire(o))
-        matches = self._matches(taken)
-        if not matches:
-            self._give_back(taken)
-            return None
-        return taken, matches
+    def _take(self, key: tuple, s: Term, p: Term, o: Term) -> Key:
+        """The ids of a triple entering the graph with one use more each; ``key`` has them or None for a new term."""
+        dictionary = self.dictionary
+        uses, acquire = dictionary.uses, dictionary.acquire
+        subject, predicate, object_ = key
+        if subject is None:
+            subject = acquire(s)
+        else:
+            uses[subject] += 1
+        if predicate is None:
+            predicate = acquire(p)
+        else:
+            uses[predicate] += 1
+        if object_ is None:
+            object_ = acquire(o)
+        else:
+            uses[object_] += 1
+        return subject, predicate, object_
 
     def _give_back(self, key: Key) -> None:
-        release = self.dictionary.release
+        uses = self.dictionary.uses
         for number in key:
-            release(number)
+            left = uses[number] - 1
+            if left:
+                uses[number] = left
+            else:
+                self.dictionary.release(number)
 
     def _load(self, triple: Triple) -> None:
         """Add a static triple to the components: nothing has been reported yet, so no full answer is formed
         (the first event's delta takes the static-only answers from ``_all_answers``); its terms stay pinned."""
         key = self._lookup(*triple)
-        if not self._matches(key) or key in self.static:
+        matches = self._matches(key)
+        if not matches or key in self.static:
             return
-        taken = self._take(*triple)
-        if taken is None:
+        key = self._take(key, *triple)
+        matches = self._taken_matches(key, matches)
+        if not matches:  # two new terms only seemed equal
+            self._give_back(key)
             return
-        key, matches = taken
         self.static.add(key)
         components = self.components
         for number, found in matches.items():
             components[number][0].apply(INSERT, found)
 
-    def insert_arrival(self, s: Term, p: Term, o: Term, changes: EventChanges) -> tuple[Key, bool] | None:
+    def insert_arrival(self, s: Term, p: Term, o: Term) -> tuple[Key, bool] | None:
         """Insert a triple: its ids and whether it was already held, or None when no pattern unifies or it is static."""
-        ids = self.dictionary.ids
+        dictionary = self.dictionary
+        ids = dictionary.ids
         key = (ids.get(s), ids.get(p), ids.get(o))
         if key in self.static:
             self.static_updates_ignored += 1
@@ -236,22 +260,28 @@ class DeltaEngine:
         if not matches:
             return None
         if None in key:  # a new term: the triple is not held
-            taken = self._take(s, p, o)
-            if taken is None:
-                return None
-            key, matches = taken
+            key = self._take(key, s, p, o)
+            if self.repeats_a_variable or len(matches) > 1:
+                matches = self._taken_matches(key, matches)
+                if not matches:  # two new terms only seemed equal
+                    self._give_back(key)
+                    return None
+            else:  # one component: bind its pairs to the ids in place
+                ((number, found),) = matches.items()
+                positions = self.binding_positions[number]
+                matches[number] = [(j, tuple([key[i] for i in positions[j]])) for j, _ in found]
         else:
             number = next(iter(matches))
             if self.components[number][0].holds(matches[number]):
                 return key, True
-            uses = self.dictionary.uses
+            uses = dictionary.uses
             uses[key[0]] += 1
             uses[key[1]] += 1
             uses[key[2]] += 1
-        self._apply(INSERT, matches, changes)
+        self._apply(INSERT, matches)
         return key, False
 
-    def delete_key(self, key: tuple, changes: EventChanges) -> None:
+    def delete_key(self, key: tuple) -> None:
         """Delete the triple of ids ``key`` (a None id: a term the engine does not hold, so the triple is absent)."""
         if key in self.static:
             self.static_updates_ignored += 1
@@ -265,13 +295,13 @@ class DeltaEngine:
         number = next(iter(matches))
         if not self.components[number][0].holds(matches[number]):
             return
-        self._apply(DELETE, matches, changes)
+        self._apply(DELETE, matches)
         self._give_back(key)
 
-    def _apply(self, op: int, matches: dict[int, list], changes: EventChanges) -> None:
+    def _apply(self, op: int, matches: dict[int, list]) -> None:
         """Apply one update the graph does not have yet (insert) or has (delete), component by component,
-        recording each step's exact change of the product."""
-        before, after = changes.before, changes.after
+        recording each step's exact change of the product in the open event's changes."""
+        before, after = self.before, self.after
         for number in sorted(matches) if len(matches) > 1 else matches:
             added, removed = self.components[number][0].apply(op, matches[number])
             if added:
@@ -315,26 +345,37 @@ class DeltaEngine:
             if accept is None or accept(full):
                 yield tuple(full)
 
-    def open_event(self) -> EventChanges:
-        """The changes of a new event; the first one starts from the static-only answers (nothing was reported before)."""
-        changes = EventChanges()
+    def open_event(self) -> None:
+        """Start an event's changes; the first event starts from the static-only answers (nothing was reported before)."""
+        self.before, self.after = {}, {}
         if not self.started:
             self.started = True
             for answer in self._all_answers():
-                changes.record(INSERT, answer)
-        return changes
+                self.before[answer] = False
+                self.after[answer] = True
+
+    def close_event(self) -> Delta:
+        """The open event's changes, netted: an answer added then removed within the event is in neither list."""
+        before, after = self.before, self.after
+        self.before, self.after = {}, {}
+        return Delta(
+            added=[a for a, held in after.items() if held and not before[a]],
+            removed=[a for a, held in after.items() if not held and before[a]],
+        )
 
     def push(self, event: Event) -> Delta:
-        changes = self.open_event()
+        self.open_event()
         insert, delete, ids = self.insert_arrival, self.delete_key, self.dictionary.ids
         for update in event.updates:
             if update.op == INSERT:
-                insert(update.s, update.p, update.o, changes)
+                insert(update.s, update.p, update.o)
             elif update.op == DELETE:
-                delete((ids.get(update.s), ids.get(update.p), ids.get(update.o)), changes)
+                delete((ids.get(update.s), ids.get(update.p), ids.get(update.o)))
             else:
                 raise StreamError(f"event {event.index}: update op must be +1 or -1, got {update.op!r}")
-        return changes.delta()
+        if not self.after:  # nothing changed (before has the same answers)
+            return Delta([], [])
+        return self.close_event()
 
     def _all_answers(self) -> Iterable[Mapping]:
         components = self.components
