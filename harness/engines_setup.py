@@ -8,11 +8,15 @@ that take only unbounded insert/delete streams. Every command reports the engine
 ``name``, so an adapted ``delta`` is ``delta+window`` everywhere.
 
 ``engine_deltas`` is how every command feeds an engine: through its ``feed`` when it has one (an
-external engine keeps many events in flight, each answered on its own), else ``push`` by ``push``.
+external engine keeps many events in flight, each answered on its own), else ``push`` by ``push``;
+``engine_steps`` pairs each delta with its event while reading the events once. A ``stream`` here
+is a ``Stream`` in memory or a ``OpenStream`` read batch by batch: both have ``static``, ``schema``
+and ``has_deletions``.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Iterator
 
 from common.errors import EngineError
@@ -50,6 +54,22 @@ def engine_deltas(engine, events: Iterable[Event]) -> Iterator[Delta]:
     """Each event's Delta in order: ``engine.feed(events)`` when the engine batches, else one ``push`` per event."""
     feed = getattr(engine, "feed", None)
     return feed(events) if feed is not None else map(engine.push, events)
+
+
+def engine_steps(engine, events: Iterable[Event]) -> Iterator[tuple[Event, Delta]]:
+    """Each event with its Delta, in order, reading ``events`` once (a stream read batch by batch cannot be read twice).
+
+    An engine that batches (``feed``) takes events ahead of its answers; the ones it has taken and not
+    yet answered wait in a queue, so each answer meets its own event."""
+    in_flight: deque[Event] = deque()
+
+    def taken() -> Iterator[Event]:
+        for event in events:
+            in_flight.append(event)
+            yield event
+
+    for delta in engine_deltas(engine, taken()):
+        yield in_flight.popleft(), delta
 
 
 def close_engine(engine) -> None:

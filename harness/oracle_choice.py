@@ -10,35 +10,36 @@ size, then grows with the stream alone. ``auto`` therefore takes rdflib (the ref
 
 from __future__ import annotations
 
-import bisect
-from itertools import accumulate
+import numpy as np
 
-from engines.model.stream import ContinuousQuery, Stream
+from engines.model.stream import ContinuousQuery
+from harness.streams.event_index import timeline_of
 
 ORACLE_CHOICES = ("auto", "rdflib", "plain", "oxigraph", "spark")
 REEVALUATION_LIMIT = 2_000_000
 
 
-def reevaluation_cost(query: ContinuousQuery, stream: Stream, instants: list[int]) -> int:
-    """Triple-instants a re-evaluating oracle handles: window triples (updates in it, plus the static graph) summed over ``instants`` (event indices)."""
-    position_of = {event.index: position for position, event in enumerate(stream.events)}
-    sizes = [len(event.updates) for event in stream.events]
-    before = [0, *accumulate(sizes)]  # before[k]: updates in events 0..k-1
+def reevaluation_cost(query: ContinuousQuery, stream, instants: list[int]) -> int:
+    """Triple-instants a re-evaluating oracle handles: window triples (updates in it, plus the static graph) summed over ``instants`` (event positions).
+
+    ``stream`` is a ``Stream`` or a ``OpenStream``: only timestamps and sizes per event are read."""
+    timeline = timeline_of(stream)
+    before = np.concatenate(([0], np.cumsum(timeline.sizes)))  # before[k]: updates in events 0..k-1
+    positions = np.asarray(instants, dtype=np.int64)
+    if not len(positions):
+        return 0
     window = query.window
-    timestamps = [event.ts for event in stream.events]
-    total = 0
-    for position in (position_of[index] for index in instants):
-        if window.kind == "event":
-            first = position
-        elif window.kind == "unbounded":
-            first = 0
-        else:
-            first = bisect.bisect_left(timestamps, window.start(timestamps[position]), 0, position + 1)
-        total += before[position + 1] - before[first] + len(stream.static)
-    return total
+    if window.kind == "event":
+        first = positions
+    elif window.kind == "unbounded":
+        first = np.zeros_like(positions)
+    else:
+        starts = ((timeline.ts[positions] - window.range_ms) // window.slide_ms + 1) * window.slide_ms
+        first = np.searchsorted(timeline.ts, starts, side="left")
+    return int((before[positions + 1] - before[first]).sum()) + len(stream.static) * len(positions)
 
 
-def choose_oracle(name: str, query: ContinuousQuery, stream: Stream, instants: list[int]) -> str:
+def choose_oracle(name: str, query: ContinuousQuery, stream, instants: list[int]) -> str:
     """``name`` itself, or for ``auto``: rdflib up to REEVALUATION_LIMIT triple-instants, spark beyond."""
     if name != "auto":
         return name

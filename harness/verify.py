@@ -18,13 +18,15 @@ is never skipped. The first divergence is shrunk to a small stream that still fa
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from engines.model.stream import ContinuousQuery, Mapping, Stream
-from harness.engines_setup import build_engine, close_engine, engine_class_for, engine_deltas
+from harness.engines_setup import build_engine, close_engine, engine_class_for, engine_steps
 from harness.oracle_choice import choose_oracle
+from harness.streams.event_index import timeline_of
 from oracles.evaluate import oracle_answers
 
 
@@ -69,9 +71,12 @@ class VerifyResult:
         return self.divergences[0] if self.divergences else None
 
 
-def checkpoints(query: ContinuousQuery, stream: Stream, every: int) -> list[int]:
-    """Instants to check: all when every == 1; else every K-th, each instant where events leave the window, the last."""
-    count = len(stream.events)
+def checkpoints(query: ContinuousQuery, stream, every: int) -> list[int]:
+    """Instants to check: all when every == 1; else every K-th, each instant where events leave the window, the last.
+
+    ``stream`` is a ``Stream`` or a ``OpenStream``; only its timestamps and deletions per event are read."""
+    timeline = timeline_of(stream)
+    count = timeline.events
     if every <= 1 or count == 0:
         return list(range(count))
     chosen = set(range(0, count, every)) | {count - 1}
@@ -79,15 +84,14 @@ def checkpoints(query: ContinuousQuery, stream: Stream, every: int) -> list[int]
     if window.kind == "event":
         chosen |= set(range(count))
     elif window.kind == "sliding":
-        timestamps = [event.ts for event in stream.events]
-        expired_before = 0
-        for index, ts in enumerate(timestamps):
-            expired = bisect.bisect_left(timestamps, window.start(ts), 0, index)
-            if expired > expired_before:
-                chosen.add(index)
-            expired_before = expired
-    elif stream.has_deletions:
-        chosen |= {e.index for e in stream.events if any(u.op < 0 for u in e.updates)}
+        timestamps = timeline.ts
+        starts = ((timestamps - window.range_ms) // window.slide_ms + 1) * window.slide_ms
+        # events before instant i's window: how many have left it by then (never more than i)
+        expired = np.minimum(np.searchsorted(timestamps, starts, side="left"), np.arange(count))
+        grew = np.flatnonzero(np.diff(np.concatenate(([0], expired))) > 0)
+        chosen |= set(grew.tolist())
+    elif timeline.has_deletions:
+        chosen |= set(np.flatnonzero(timeline.deletes).tolist())
     return sorted(chosen)
 
 
@@ -113,12 +117,13 @@ def delta_contradictions(event, held: set[Mapping], removed: set[Mapping], added
     return problems
 
 
-def _engine_steps(engine, stream: Stream, istream: bool) -> Iterator[tuple[int, set[Mapping], list[Mapping], list[Divergence]]]:
+def _engine_steps(engine, stream, istream: bool) -> Iterator[tuple[int, set[Mapping], list[Mapping], list[Divergence]]]:
     """After each event: (index, answers from deltas, the event's added answers, the delta's contradictions)."""
     held: set[Mapping] = set()
     # an istream engine is asked for its answers after each event, so it must not run ahead of them
-    deltas = map(engine.push, stream.events) if istream else engine_deltas(engine, stream.events)
-    for event, delta in zip(stream.events, deltas):
+    events = iter(stream.events)
+    steps = ((event, engine.push(event)) for event in events) if istream else engine_steps(engine, events)
+    for event, delta in steps:
         problems = []
         if istream:
             held = set(engine.answers())
@@ -135,13 +140,19 @@ def _spark_oracle_answers(query: ContinuousQuery, stream: Stream, instants: list
     from harness.spark import spark_session
     from oracles.spark import oracle_answers as history_answers
 
-    return history_answers(spark_session(app_name="cgpm verify"), query, stream, instants)
+    return history_answers(spark_session(app_name="cgpm verify"), query, in_memory(stream), instants)
+
+
+def in_memory(stream) -> Stream:
+    """``stream`` as a ``Stream``: a ``OpenStream`` is read whole (re-evaluating oracles and shrinking take sequences)."""
+    materialise = getattr(stream, "materialise", None)
+    return materialise() if materialise is not None else stream
 
 
 def verify(
     engine: str | type,
     query: ContinuousQuery,
-    stream: Stream,
+    stream,
     *,
     oracle: str = "rdflib",
     every: int = 1,
@@ -162,15 +173,15 @@ def verify(
         oracle = choose_oracle(oracle, query, stream, oracle_instants)
     result = VerifyResult(
         engine=engine_cls.name, query=query.name, window=query.window.spec(), oracle=oracle,
-        checked=describe_checkpoints(every), events=len(stream.events),
+        checked=describe_checkpoints(every), events=timeline_of(stream).events,
     )
     if oracle_results is None and oracle == "spark":
         expected = _spark_oracle_answers(query, stream, oracle_instants)
     elif oracle_results is None:
-        expected = oracle_answers(query, stream, instants=oracle_instants, oracle=oracle)
+        expected = oracle_answers(query, in_memory(stream), instants=oracle_instants, oracle=oracle)
     else:
-        if len(oracle_results) != len(stream.events):
-            raise ValueError(f"oracle_results has {len(oracle_results)} instants for a stream of {len(stream.events)} events")
+        if len(oracle_results) != result.events:
+            raise ValueError(f"oracle_results has {len(oracle_results)} instants for a stream of {result.events} events")
         needed = set(oracle_instants)
         expected = iter([step for step in oracle_results if step[0] in needed])
     try:

@@ -1,8 +1,9 @@
-"""One cell repetition, measured in the process that runs it: the stream is loaded first, then only the push loop is timed.
+"""One cell repetition, measured in the process that runs it: the stream is read batch by batch, and only the engine's pushes are timed.
 
 ``run_task(task)`` is what a runner calls in the fresh process (a Spark python worker that is not
-reused, or a spawned process). It loads the stream (cut to its first ``max_events`` events) and
-the query, runs ``warmup`` untimed passes with throw-away engines, collects garbage, reads the
+reused, or a spawned process). It opens the stream (cut to its first ``max_events`` events; its
+events are read batch by batch in each pass, so the process holds O(batch + window), and the time a
+pass spends reading and decoding is subtracted from its loop: ``decode_s``) and the query, runs ``warmup`` untimed passes with throw-away engines, collects garbage, reads the
 baseline RSS (an external engine's: with its child's, whose stderr the row keeps), then runs the timed passes of ``harness.bench.passes`` (each builds its engine,
 timed apart as ``build_s``, and times each ``push`` with ``perf_counter_ns``; a short cell is
 repeated until ``min_time_s``); wall time is the loop's, CPU time the process's over the loop (it
@@ -14,7 +15,6 @@ RSS series, the latencies) and never writes files except its progress line.
 
 from __future__ import annotations
 
-import dataclasses
 import gc
 import json
 import os
@@ -28,14 +28,15 @@ from harness.bench.sampler import CellLimit, RssSampler
 
 
 def _load_inputs(cell: dict):
+    """The query, and the stream opened for streaming (cut to ``max_events``, deletions refused under a bounded window)."""
     from engines.model.query import load_query
-    from harness.streams import check_window, read_stream
+    from harness.streams.reader import open_stream
 
     query = load_query(cell["query_path"], window=cell["window"], entailment=cell["entailment"])
-    stream = read_stream(cell["stream_dir"])
-    if cell["max_events"]:
-        stream = dataclasses.replace(stream, events=stream.events[: cell["max_events"]])
-    check_window(stream, query.window)
+    stream = open_stream(cell["stream_dir"], max_events=cell["max_events"] or None).checked_against(query.window)
+    if not query.window.allows_deletions and stream.has_deletions:
+        for _ in stream.events:  # the pass stops at the first deletion with the message naming it
+            pass
     return query, stream
 
 
@@ -102,10 +103,11 @@ def _time_cell(task: dict, facts: dict) -> dict:
     load_started = time.perf_counter()
     query, stream = _load_inputs(cell)
     engine_cls = engine_class_for(engine_class(cell["engine"]), query, stream)
-    events = len(stream.events)
-    row = {"load_s": time.perf_counter() - load_started, "events": events, "triples": stream.triple_count,
+    timeline = stream.index()
+    events = timeline.events
+    row = {"load_s": time.perf_counter() - load_started, "events": events, "triples": timeline.triples,
            "engine_module_preloaded": engine_cls.__module__ in facts["modules_at_start"],
-           "window_triples": retained_triples(stream.events, query.window)}
+           "window_triples": retained_triples(stream, query.window)}
     external = _out_of_process(engine_cls)
     stderr = _StderrFile() if external else None
     options = {"stderr_path": stderr.path} if stderr else {}
@@ -147,8 +149,7 @@ def _time_cell(task: dict, facts: dict) -> dict:
     row["events_fed"] = passes.fed()
     loop_start = first_end.get("start")
     if status == "ok":
-        sizes = np.fromiter((len(event.updates) for event in stream.events), dtype=np.int64, count=events)
-        row.update(passes.row(fill_index([event.ts for event in stream.events], query.window), sizes, row["triples"]))
+        row.update(passes.row(fill_index(timeline.ts, query.window), timeline.sizes, row["triples"]))
         from harness.projection import Projection
 
         answers = passes.engine.answers()
@@ -194,7 +195,7 @@ def _verify_cell(task: dict, facts: dict) -> dict:
     query, stream = _load_inputs(cell)
     sampler = RssSampler(0, memory_cap_bytes=task["memory_bytes"]).start()
     started = time.perf_counter()
-    row = {**_public(facts), "events": len(stream.events), "triples": stream.triple_count}
+    row = {**_public(facts), "events": stream.index().events, "triples": stream.index().triples}
     try:
         sampler.arm(task["timeout_s"])
         result = verify(engine_class(cell["engine"]), query, stream, oracle=task.get("oracle", "rdflib"), every=task["verify_every"])

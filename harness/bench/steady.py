@@ -50,24 +50,28 @@ def steady_rates(latencies_ns: np.ndarray, triples_per_event: np.ndarray, fill: 
             "steady_triples_per_s": triples / seconds}
 
 
-def retained_triples(stream_events, window: Window) -> int:
+def retained_triples(stream, window: Window) -> int:
     """Distinct triples in the window at the last instant: what an engine must keep, the denominator of bytes per triple.
 
-    Unbounded windows hold every triple present after the last update; event windows the last event's."""
-    if not stream_events:
+    ``stream`` is a ``Stream`` or a ``OpenStream``. Unbounded windows hold every triple present after
+    the last update (a pass over the events); sliding and event windows the triples of the events from
+    the window's first to the last, which a ``OpenStream`` counts from those rows alone."""
+    from harness.streams.event_index import timeline_of
+
+    timeline = timeline_of(stream)
+    if not timeline.events:
         return 0
-    if window.kind == "event":
-        return len({update.triple for update in stream_events[-1].updates})
     if window.kind == "unbounded":
         present: set = set()
-        for event in stream_events:
+        for event in stream.events:
             for update in event.updates:
                 (present.add if update.op > 0 else present.discard)(update.triple)
         return len(present)
-    start = window.start(stream_events[-1].ts)
-    kept = set()
-    for event in reversed(stream_events):
-        if event.ts < start:
-            break
-        kept.update(update.triple for update in event.updates)
-    return len(kept)
+    if window.kind == "event":
+        first = timeline.events - 1
+    else:
+        first = int(np.searchsorted(timeline.ts, window.start(int(timeline.ts[-1])), side="left"))
+    count_from = getattr(stream, "distinct_triples_from", None)
+    if count_from is not None:
+        return count_from(first)
+    return len({update.triple for event in stream.events[first:] for update in event.updates})

@@ -1,9 +1,8 @@
-"""The arguments every command that runs a query shares, read into a validated (query, stream) pair before anything is written."""
+"""The arguments every command that runs a query shares, read into a validated query and an opened stream before anything is written."""
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from pathlib import Path
 
@@ -25,24 +24,31 @@ def add_query_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def load_inputs(args: argparse.Namespace):
-    """Read and check the query and stream; raise CgpmError on anything wrong."""
-    from harness.streams import check_window, read_stream
+    """Read and check the query, and open the stream for streaming; raise CgpmError on anything wrong.
+
+    The stream's events are not read here: each pass over ``source.events`` reads them batch by batch
+    (``harness.streams.reader``), checking rows and refusing deletions under a bounded window as they pass."""
+    from harness.streams.reader import open_stream
 
     window = parse_window(args.window) if args.window else None
     check_query_file(args.query)
     query = load_query(args.query, window=window, entailment=args.entailment)
-    stream = read_stream(args.stream)
     limit = getattr(args, "max_events", None)
-    if limit is not None:
-        if limit < 1:
-            raise ConfigError(f"--max-events must be at least 1, got {limit}")
-        stream = dataclasses.replace(stream, events=stream.events[:limit])
-    check_window(stream, query.window)
-    return query, stream
+    if limit is not None and limit < 1:
+        raise ConfigError(f"--max-events must be at least 1, got {limit}")
+    source = open_stream(args.stream, max_events=limit).checked_against(query.window)
+    if not query.window.allows_deletions and source.has_deletions:
+        for _ in source.events:  # the pass stops at the first deletion with the message naming it
+            pass
+    return query, source
 
 
-def progress_bar(total: int, description: str):
-    """A tqdm bar on stderr when it is a terminal; a no-op otherwise."""
+def progress_bar(total, description: str):
+    """A tqdm bar on stderr when it is a terminal; a no-op otherwise. ``total`` may be a callable, called only for a terminal
+    (counting a large stream's events is a scan of its columns)."""
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=description, unit="ev", disable=not sys.stderr.isatty(), leave=False, file=sys.stderr)
+    shown = sys.stderr.isatty()
+    if callable(total):
+        total = total() if shown else None
+    return tqdm(total=total, desc=description, unit="ev", disable=not shown, leave=False, file=sys.stderr)

@@ -65,7 +65,8 @@ def _lubm_stream(events: int, spark_runner) -> Path | None:
     except ImportError as error:
         say(f"note: the LUBM generator cannot be imported ({error}); using the shipped example stream")
         return None
-    from harness.streams import read_stream, write_stream
+    from harness.streams import write_stream
+    from harness.streams.reader import open_stream
 
     key = ("lubm", 1, 0, "entity", None)
     whole = STREAMS / stream_name(key)
@@ -77,9 +78,9 @@ def _lubm_stream(events: int, spark_runner) -> Path | None:
             spark = spark_session("local[2]") if spark_runner is not None else None
             say(f"generating LUBM(1) {'on local Spark' if spark else 'in this process'} into {whole}")
             make_stream(key, whole, spark)
-        stream = read_stream(whole)
-        provenance = {**stream.provenance, "prefix_of": str(whole), "events": min(events, len(stream.events))}
-        write_stream(dataclasses.replace(stream, events=stream.events[:events], provenance=provenance), small)
+        stream = open_stream(whole, max_events=events).materialise()  # the prefix alone is read
+        provenance = {**stream.provenance, "prefix_of": str(whole), "events": len(stream.events)}
+        write_stream(dataclasses.replace(stream, provenance=provenance), small)
     return small
 
 

@@ -10,7 +10,6 @@ from common.errors import ConfigError
 from engines.model.stream import INSERT
 from engines.model.windows import WINDOW_FORMS, parse_window
 from harness.streams import (
-    check_window,
     export_nt_events,
     export_trig,
     import_nt_events,
@@ -21,6 +20,7 @@ from harness.streams import (
 )
 from harness.streams.atomic import write_text_atomically
 from harness.streams.ntriples import read_ntriples, triple_line
+from harness.streams.reader import open_stream
 
 IMPORT_FORMATS = ("nt-events", "trig")
 EXPORT_FORMATS = ("nt-events", "trig", "nt")
@@ -84,11 +84,15 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_validate(args: argparse.Namespace) -> int:
     window = parse_window(args.window) if args.window else None
-    stream = read_stream(args.directory)
+    source = open_stream(args.directory)
     if window is not None:
-        check_window(stream, window)
+        source = source.checked_against(window)
+    events = updates = 0
+    for event in source.events:  # one pass, batch by batch: every row is checked, none is kept
+        events += 1
+        updates += len(event.updates)
     fits = f", fits window {window.spec()}" if window is not None else ""
-    print(f"{args.directory}: valid stream, {len(stream.events)} events, {stream.triple_count} updates{fits}")
+    print(f"{args.directory}: valid stream, {events} events, {updates} updates{fits}")
     return 0
 
 

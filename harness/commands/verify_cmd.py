@@ -35,7 +35,8 @@ def _reproduce(args, query, stream, result) -> str:
     from harness.reproduce import shrink, write_reproducer
 
     first = result.first
-    prefix = stream.__class__(stream.events[: first.event_index + 1], stream.static, stream.schema, stream.provenance)
+    # the events up to the first divergence, in memory: shrinking tries many sub-sequences of them
+    prefix = stream.limited(first.event_index + 1).materialise()
 
     # a shrunk stream is small: the Spark oracle's start-up would dominate each of the many candidates
     oracle = "auto" if result.oracle == "spark" else result.oracle
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         from harness.spark import spark_session
 
         spark_session(args.master, app_name="cgpm verify")  # the spark oracle then runs on it
-    bar = progress_bar(len(stream.events), f"verify {args.engine}")
+    bar = progress_bar(lambda: len(stream.events), f"verify {args.engine}")
     result = verify(args.engine, query, stream, oracle=args.oracle, every=args.every, progress=lambda _: bar.update(1))
     bar.close()
     if not result.agrees and not args.no_reproducer:

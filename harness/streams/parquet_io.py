@@ -1,4 +1,4 @@
-"""A stream directory is read whole into a Stream, and written so that it is either complete or absent.
+"""A stream directory is written so that it is either complete or absent, and read whole (through the streaming reader) when a Stream is needed.
 
 ``write_stream`` builds the new stream in a hidden sibling directory (``.NAME.partial-XXXX``) and
 renames it into place only once every file is written and flushed; if writing fails the sibling
@@ -15,54 +15,17 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import pyarrow as pa
 import pyarrow.parquet as pq
 
 from common.errors import StreamError
 from engines.model.stream import Stream, Window
 from harness.streams import layout
 from harness.streams.atomic import current_umask
-from harness.streams.checks import check_window
-from harness.streams.ntriples import read_ntriples, write_ntriples
-from harness.streams.remote import local_stream_path
-from harness.streams.table import (
-    RowLocator,
-    canonical_table,
-    check_column_types,
-    check_rows,
-    events_from_rows,
-    table_from_events,
-)
+from harness.streams.ntriples import write_ntriples
+from harness.streams.reader import open_stream
+from harness.streams.table import RowLocator, canonical_table, check_rows, table_from_events
 
-_COLUMNS = list(layout.EVENT_SCHEMA.names)
-# op is read as int64 so that an out-of-range op is reported as such, not as a failed cast.
-_READ_SCHEMA = layout.EVENT_SCHEMA.set(2, pa.field("op", pa.int64()))
 ROW_GROUP_SIZE = 256 * 1024
-
-
-def _read_event_table(directory: Path) -> tuple[pa.Table, RowLocator]:
-    tables, sources, first_rows, total = [], [], [], 0
-    for path in layout.event_files(directory):
-        source = str(path)
-        try:
-            parquet = pq.ParquetFile(path)
-            check_column_types(parquet.schema_arrow, source)
-            table = parquet.read(columns=_COLUMNS)
-        except StreamError:
-            raise
-        except (OSError, pa.ArrowException) as error:
-            raise StreamError(f"cannot read {source} as Parquet: {str(error).splitlines()[0]}") from None
-        try:
-            # Compatible types (int32 ts, int64 op, large_string or dictionary terms) become one schema.
-            table = table.cast(_READ_SCHEMA, safe=True)
-        except pa.ArrowException as error:
-            raise StreamError(f"{source}: a column does not fit the layout: {str(error).splitlines()[0]}") from None
-        tables.append(table)
-        sources.append(source)
-        first_rows.append(total)
-        total += table.num_rows
-    table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
-    return table, RowLocator(tuple(sources), tuple(first_rows))
 
 
 def read_stream(path: str | Path, *, window: Window | None = None, validate: bool = True) -> Stream:
@@ -70,21 +33,12 @@ def read_stream(path: str | Path, *, window: Window | None = None, validate: boo
 
     Events are re-numbered 0..n-1 in row order; the ``event`` column's own values are only a
     grouping key and are not kept. Given a ``window``, deletions are checked against it too.
+    This is the streaming reader's pass, kept whole (``harness.streams.reader``): one way to read rows.
     """
-    directory = layout.stream_directory(local_stream_path(path))
-    provenance = layout.read_provenance(directory)
-    table, locator = _read_event_table(directory)
-    events = events_from_rows(check_rows(table, locator, validate=validate))
-    static = _optional_ntriples(directory / layout.STATIC_FILE)
-    schema = _optional_ntriples(directory / layout.SCHEMA_FILE)
-    stream = Stream(events=events, static=static, schema=schema, provenance=provenance)
+    source = open_stream(path, validate=validate)
     if window is not None:
-        check_window(stream, window)
-    return stream
-
-
-def _optional_ntriples(path: Path) -> tuple:
-    return read_ntriples(path) if path.exists() else ()
+        source = source.checked_against(window)
+    return source.materialise()
 
 
 def _check_destination(target: Path, overwrite: bool) -> bool:

@@ -84,8 +84,12 @@ def _dictionary(column: pa.ChunkedArray | pa.Array) -> tuple[list[str], np.ndarr
     return column.chunk(0).dictionary.to_pylist(), np.concatenate(indices)
 
 
-def check_rows(table: pa.Table, locator: RowLocator, *, validate: bool = True) -> CheckedRows:
-    """Group rows into events and canonicalise terms; with ``validate`` every rule of the layout is checked."""
+def check_rows(table: pa.Table, locator: RowLocator, *, validate: bool = True, first_event: int = 0,
+               term_cache: TermCache | None = None) -> CheckedRows:
+    """Group rows into events and canonicalise terms; with ``validate`` every rule of the layout is checked.
+
+    ``first_event`` is the number of the table's first event in the whole stream (for messages), and
+    ``term_cache`` keeps canonical terms across the tables of one stream read batch by batch."""
     event = table.column("event").to_numpy().astype(np.int64, copy=False)
     ts = table.column("ts").to_numpy().astype(np.int64, copy=False)
     op = table.column("op").to_numpy().astype(np.int64, copy=False)
@@ -93,7 +97,7 @@ def check_rows(table: pa.Table, locator: RowLocator, *, validate: bool = True) -
     event_starts = np.concatenate(([0], np.flatnonzero(event_changes != 0) + 1)) if len(event) else np.zeros(0, np.int64)
 
     def event_at(row: int) -> str:
-        number = int(np.searchsorted(event_starts, row, side="right")) - 1
+        number = first_event + int(np.searchsorted(event_starts, row, side="right")) - 1
         return f"{locator.where(row)} (event {number}, event id {int(event[row])})"
 
     if validate:
@@ -129,10 +133,22 @@ def check_rows(table: pa.Table, locator: RowLocator, *, validate: bool = True) -
     terms = {}
     for name in TERM_COLUMNS:
         distinct, indices = _dictionary(table.column(name))
-        if validate:
+        if term_cache is not None:
+            distinct = term_cache.canonical(distinct, indices, name, event_at, validate)
+        elif validate:
             distinct = _canonical(distinct, indices, name, event_at)
         terms[name] = (distinct, indices)
     return CheckedRows(event_starts, ts, op, terms)
+
+
+def _canonical_term(text: str, column: str) -> str:
+    """``text`` in canonical form, with the position rules of ``engines.model.terms.check_triple``."""
+    term = parse_term(text)
+    if column == "s" and term[0] == '"':
+        raise TermError(f"literal {term} in subject position")
+    if column == "p" and term[0] != "<":
+        raise TermError(f"{'literal' if term[0] == chr(34) else 'blank node'} {term} in predicate position")
+    return term
 
 
 def _canonical(distinct: list[str], indices: np.ndarray, column: str, event_at) -> list[str]:
@@ -140,16 +156,53 @@ def _canonical(distinct: list[str], indices: np.ndarray, column: str, event_at) 
     canonical = []
     for number, text in enumerate(distinct):
         try:
-            term = parse_term(text)
-            if column == "s" and term[0] == '"':
-                raise TermError(f"literal {term} in subject position")
-            if column == "p" and term[0] != "<":
-                raise TermError(f"{'literal' if term[0] == chr(34) else 'blank node'} {term} in predicate position")
+            canonical.append(_canonical_term(text, column))
         except TermError as error:
             row = _first(indices == number)
             raise TermError(f"{event_at(row)}: {_POSITION[column]}: {error}") from None
-        canonical.append(term)
     return canonical
+
+
+class TermCache:
+    """Canonical terms by their text as stored, per column, bounded: a stream read batch by batch keeps O(cache), not O(stream).
+
+    Besides sparing a parse per batch, the cache makes one string object stand for one term across
+    batches, so the triples an engine keeps share their terms' strings as a whole-stream read does.
+    It keeps two generations per column: when the young one passes ``limit`` entries it becomes the
+    old one and the previous old one is dropped, so the terms in use (a stream's predicates and
+    classes, the entities of the current window) stay while memory stays under 2 x ``limit`` entries.
+    """
+
+    def __init__(self, limit: int = 1 << 17) -> None:
+        self.limit = limit
+        self.young: dict[str, dict[str, str]] = {name: {} for name in TERM_COLUMNS}
+        self.old: dict[str, dict[str, str]] = {name: {} for name in TERM_COLUMNS}
+
+    def entries(self, column: str) -> int:
+        return len(self.young[column]) + len(self.old[column])
+
+    def canonical(self, distinct: list[str], indices: np.ndarray, column: str, event_at, validate: bool) -> list[str]:
+        young, old = self.young[column], self.old[column]
+        canonical = []
+        for number, text in enumerate(distinct):
+            term = young.get(text)
+            if term is None:
+                term = old.get(text)  # a term still in use moves to the young generation, keeping its one string
+                if term is None:
+                    if validate:
+                        try:
+                            term = _canonical_term(text, column)
+                        except TermError as error:
+                            row = _first(indices == number)
+                            raise TermError(f"{event_at(row)}: {_POSITION[column]}: {error}") from None
+                    else:
+                        term = text
+                young[text] = term
+                if len(young) >= self.limit:
+                    self.old[column], self.young[column] = young, {}
+                    young, old = self.young[column], self.old[column]
+            canonical.append(term)
+        return canonical
 
 
 @contextmanager
@@ -164,13 +217,13 @@ def _collector_paused():
             gc.enable()
 
 
-def events_from_rows(rows: CheckedRows) -> tuple[Event, ...]:
-    """Events numbered 0..n-1, each with its updates in row order."""
+def events_from_rows(rows: CheckedRows, first_event: int = 0) -> tuple[Event, ...]:
+    """Events numbered ``first_event`` on, each with its updates in row order."""
     with _collector_paused():
-        return _events_from_rows(rows)
+        return _events_from_rows(rows, first_event)
 
 
-def _events_from_rows(rows: CheckedRows) -> tuple[Event, ...]:
+def _events_from_rows(rows: CheckedRows, first_event: int) -> tuple[Event, ...]:
     columns = []
     for name in TERM_COLUMNS:
         distinct, indices = rows.terms[name]
@@ -181,7 +234,7 @@ def _events_from_rows(rows: CheckedRows) -> tuple[Event, ...]:
     ts = rows.ts.tolist()
     return tuple(
         Event(number, ts[start], tuple(updates[start:end]))
-        for number, (start, end) in enumerate(zip(bounds, bounds[1:]))
+        for number, (start, end) in enumerate(zip(bounds, bounds[1:]), first_event)
     )
 
 

@@ -101,9 +101,9 @@ def test_steady_rates_count_only_the_tail():
 
 def test_retained_triples_are_the_window_content_at_the_end():
     stream = build_stream([(0, ["+ :a :p :b"]), (1, ["+ :b :p :c"]), (5, ["+ :c :p :d", "+ :b :p :c"])])
-    assert retained_triples(stream.events, Window.sliding(3, 1)) == 2  # (2, 5]: the last event's two triples
-    assert retained_triples(stream.events, Window("unbounded")) == 3
-    assert retained_triples(stream.events, Window("event")) == 2
+    assert retained_triples(stream, Window.sliding(3, 1)) == 2  # (2, 5]: the last event's two triples
+    assert retained_triples(stream, Window("unbounded")) == 3
+    assert retained_triples(stream, Window("event")) == 2
 
 
 def test_arrivals_play_the_stream_at_the_rate():

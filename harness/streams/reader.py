@@ -1,0 +1,305 @@
+"""A stream directory is read batch by batch into events in order: the harness holds O(batch + window), never O(stream).
+
+``open_stream(path)`` reads the small parts at once (``stream.json``, ``static.nt``, ``schema.nt``,
+each events file's schema) and returns a ``OpenStream``. Its ``events`` can be iterated any number
+of times; each iteration is a fresh pass that reads the Parquet files as Arrow record batches of
+``batch_rows`` rows (``ParquetFile.iter_batches``), checks each batch column-wise with the rules of
+``harness.streams.table`` and turns it into ``Event`` objects. An event whose rows straddle two
+batches is held back until its last row has been read. Every check a whole-stream read makes is
+made as the batches pass (order of the ``event`` column, one timestamp per event, timestamps
+non-decreasing, op values, terms, deletions under a window that is not unbounded), and its message
+names the file, the row within it and the event's number in the whole stream. Terms are
+canonicalised through a bounded ``TermCache``, so a pass holds no dictionary of the whole stream.
+
+Each pass counts the time it spends reading and decoding (``EventPass.decode_ns``): a timed loop
+subtracts it, since it is the harness's work, not the engine's. ``materialise()`` is the whole
+stream in memory (``Stream``) for what needs it as a sequence (re-evaluating oracles on small
+streams, shrinking a reproducer); ``harness.streams.read_stream`` is exactly that.
+"""
+
+from __future__ import annotations
+
+import bisect
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from common.errors import StreamError
+from engines.model.stream import Event, Stream, Window
+from harness.streams import layout
+from harness.streams.event_index import EventIndex, scan_index
+from harness.streams.ntriples import read_ntriples
+from harness.streams.remote import local_stream_path
+from harness.streams.table import TermCache, check_column_types, check_rows, events_from_rows
+
+COLUMNS = list(layout.EVENT_SCHEMA.names)
+# op is read as int64 so that an out-of-range op is reported as such, not as a failed cast.
+READ_SCHEMA = layout.EVENT_SCHEMA.set(2, pa.field("op", pa.int64()))
+BATCH_ROWS = 1 << 16
+_TERMS_SCHEMA = pa.schema([(name, pa.string()) for name in layout.TERM_COLUMNS])
+
+
+class _Locator:
+    """Where a row of the table being checked came from: a few (first row, file, that row's place in the file) parts."""
+
+    def __init__(self) -> None:
+        self.parts: list[tuple[int, str, int]] = []
+
+    def add(self, first_row: int, source: str, file_row: int) -> None:
+        self.parts.append((first_row, source, file_row))
+
+    def where(self, row: int) -> str:
+        part = bisect.bisect_right([first for first, _, _ in self.parts], row) - 1
+        first, source, file_row = self.parts[part]
+        return f"{source} row {file_row + row - first}"
+
+
+def _batches(files: list[Path], batch_rows: int) -> Iterator[tuple[pa.Table, str, int]]:
+    """Each file's rows as tables of at most ``batch_rows`` rows in the read schema, with the file and the first row's place in it."""
+    for path in files:
+        source = str(path)
+        try:
+            reader = pq.ParquetFile(path)
+            row = 0
+            for batch in reader.iter_batches(batch_size=batch_rows, columns=COLUMNS):
+                table = pa.Table.from_batches([batch])
+                try:
+                    # Compatible types (int32 ts, int64 op, large_string or dictionary terms) become one schema.
+                    table = table.cast(READ_SCHEMA, safe=True)
+                except pa.ArrowException as error:
+                    raise StreamError(f"{source}: a column does not fit the layout: {str(error).splitlines()[0]}") from None
+                yield table, source, row
+                row += table.num_rows
+        except StreamError:
+            raise
+        except (OSError, pa.ArrowException) as error:
+            raise StreamError(f"cannot read {source} as Parquet: {str(error).splitlines()[0]}") from None
+
+
+class EventPass:
+    """One pass over a source's events, in order; ``decode_ns`` is the time spent reading and decoding so far."""
+
+    def __init__(self, source: OpenStream, window: Window | None = None) -> None:
+        self.source = source
+        self.refuse_deletions = window is not None and not window.allows_deletions
+        self.window = window
+        self.decode_ns = 0
+        self._events = self._generate()
+
+    def __iter__(self) -> EventPass:
+        return self
+
+    def __next__(self) -> Event:
+        return next(self._events)
+
+    def _generate(self) -> Iterator[Event]:
+        limit = self.source.max_events
+        emitted = 0
+        cache = TermCache()
+        clock = time.perf_counter_ns
+        started = clock()
+        pending: pa.Table | None = None  # the rows of the last event read so far, which may go on in the next batch
+        locator = _Locator()
+        batches = _batches(self.source.files, self.source.batch_rows)
+        while limit is None or emitted < limit:
+            item = next(batches, None)
+            if item is None:
+                final = True
+                table = pending
+                pending = None
+            else:
+                final = False
+                batch, source, file_row = item
+                if pending is not None and _continues(pending, batch):
+                    locator.add(pending.num_rows, source, file_row)
+                    pending = pa.concat_tables([pending, batch])
+                    continue
+                if pending is None:
+                    locator = _Locator()
+                locator.add(pending.num_rows if pending is not None else 0, source, file_row)
+                table = pa.concat_tables([pending, batch]) if pending is not None else batch
+            if table is None or table.num_rows == 0:
+                if final:
+                    break
+                continue
+            rows = check_rows(table, locator, validate=self.source.validate, first_event=emitted, term_cache=cache)
+            keep = len(rows.event_starts) if final else len(rows.event_starts) - 1
+            if limit is not None:
+                keep = min(keep, limit - emitted)
+            if self.refuse_deletions:
+                self._check_deletions(rows, keep, emitted)
+            events = events_from_rows(rows, emitted)[:keep]
+            if not final:
+                tail_start = int(rows.event_starts[-1])
+                pending = table.slice(tail_start)
+                locator = _shifted(locator, tail_start)
+            self.decode_ns += clock() - started
+            yield from events
+            emitted += len(events)
+            started = clock()
+            if final:
+                break
+        self.decode_ns += clock() - started
+
+    def _check_deletions(self, rows, keep: int, first_event: int) -> None:
+        end = int(rows.event_starts[keep]) if keep < len(rows.event_starts) else len(rows.op)
+        hits = np.flatnonzero(rows.op[:end] < 0)
+        if not hits.size:
+            return
+        row = int(hits[0])
+        number = first_event + int(np.searchsorted(rows.event_starts, row, side="right")) - 1
+        s, p, o = (rows.terms[name][0][rows.terms[name][1][row]] for name in layout.TERM_COLUMNS)
+        raise StreamError(
+            f"event {number} (ts {int(rows.ts[row])}) deletes {s} {p} {o}: "
+            f"deletions are allowed with an unbounded window only, not {self.window.spec()}"
+        )
+
+
+def _continues(pending: pa.Table, batch: pa.Table) -> bool:
+    """Whether every row of ``batch`` belongs to the event ``pending`` holds (a very large event read in pieces)."""
+    last = pending.column("event")[-1].as_py()
+    values = batch.column("event").to_numpy()
+    return bool((values == last).all())
+
+
+def _shifted(locator: _Locator, tail_start: int) -> _Locator:
+    """The locator of the rows from ``tail_start`` on, numbered from 0."""
+    shifted = _Locator()
+    for first, source, file_row in locator.parts:
+        end = next((later for later, _, _ in locator.parts if later > first), None)
+        if end is not None and end <= tail_start:
+            continue
+        start = max(first, tail_start)
+        shifted.add(start - tail_start, source, file_row + start - first)
+    return shifted
+
+
+class StreamEvents:
+    """A source's events as a re-iterable: each ``iter()`` is a fresh ``EventPass``; ``len()`` counts them (a column scan)."""
+
+    def __init__(self, source: OpenStream, window: Window | None = None) -> None:
+        self.source, self.window = source, window
+
+    def __iter__(self) -> EventPass:
+        return EventPass(self.source, self.window)
+
+    def __len__(self) -> int:
+        return self.source.index().events
+
+
+@dataclass
+class OpenStream:
+    """A stream directory opened for streaming: provenance, static graph and schema in memory, events read on demand."""
+
+    directory: Path
+    provenance: dict
+    static: tuple
+    schema: tuple
+    files: list[Path]
+    max_events: int | None = None
+    validate: bool = True
+    batch_rows: int = BATCH_ROWS
+    window: Window | None = None
+
+    def __post_init__(self) -> None:
+        self._index: EventIndex | None = None
+
+    @property
+    def events(self) -> StreamEvents:
+        return StreamEvents(self, self.window)
+
+    def index(self) -> EventIndex:
+        """Timestamps, sizes and deletions per event, from a scan of the integer columns (no term is decoded); cached."""
+        if self._index is None:
+            self._index = scan_index(self.files, self.batch_rows, self.max_events)
+        return self._index
+
+    @property
+    def has_deletions(self) -> bool:
+        if self._index is None and not _may_delete(self.files):
+            return False
+        return self.index().has_deletions
+
+    @property
+    def triple_count(self) -> int:
+        return self.index().triples
+
+    def limited(self, max_events: int | None) -> OpenStream:
+        """The same source cut to its first ``max_events`` events."""
+        return OpenStream(self.directory, self.provenance, self.static, self.schema, self.files, max_events,
+                            self.validate, self.batch_rows, self.window)
+
+    def checked_against(self, window: Window) -> OpenStream:
+        """The same source, whose passes refuse a deletion unless ``window`` is unbounded (DESIGN.md section 2)."""
+        source = self.limited(self.max_events)
+        source.window = window
+        return source
+
+    def distinct_triples_from(self, first_event: int) -> int:
+        """How many distinct triples the rows of events ``first_event`` to the last hold, counted by Arrow over those rows alone.
+
+        Terms are compared as stored: a stream written by this project stores them canonical, so
+        this is the number of distinct RDF triples (what a sliding window at the end holds)."""
+        index = self.index()
+        first_row, end_row = int(index.sizes[:first_event].sum()), index.triples
+        kept, row = [], 0
+        for path in self.files:
+            for batch in pq.ParquetFile(path).iter_batches(batch_size=self.batch_rows, columns=list(layout.TERM_COLUMNS)):
+                low, high = max(first_row - row, 0), min(end_row - row, batch.num_rows)
+                if high > low:
+                    kept.append(pa.Table.from_batches([batch]).slice(low, high - low).cast(_TERMS_SCHEMA))
+                row += batch.num_rows
+                if row >= end_row:
+                    break
+            if row >= end_row:
+                break
+        if not kept:
+            return 0
+        return pa.concat_tables(kept).group_by(list(layout.TERM_COLUMNS)).aggregate([]).num_rows
+
+    def materialise(self) -> Stream:
+        """The whole stream in memory, for what reads it as a sequence."""
+        return Stream(events=tuple(self.events), static=self.static, schema=self.schema, provenance=self.provenance)
+
+
+def _may_delete(files: list[Path]) -> bool:
+    """False when every row group's statistics show op >= 0: then no row deletes, without reading a column."""
+    for path in files:
+        try:
+            metadata = pq.ParquetFile(path).metadata
+        except (OSError, pa.ArrowException):
+            return True  # the pass reports the unreadable file
+        column = metadata.schema.names.index("op") if "op" in metadata.schema.names else None
+        if column is None:
+            return True
+        for group in range(metadata.num_row_groups):
+            statistics = metadata.row_group(group).column(column).statistics
+            if statistics is None or not statistics.has_min_max or statistics.min < 0:
+                return True
+    return False
+
+
+def open_stream(path, *, max_events: int | None = None, validate: bool = True, batch_rows: int = BATCH_ROWS) -> OpenStream:
+    """A stream directory (a path, a ``file:`` URI or any URI Spark can read) opened for streaming; its events are not read yet."""
+    directory = layout.stream_directory(local_stream_path(path))
+    provenance = layout.read_provenance(directory)
+    files = layout.event_files(directory)
+    for file in files:
+        try:
+            check_column_types(pq.ParquetFile(file).schema_arrow, str(file))
+        except StreamError:
+            raise
+        except (OSError, pa.ArrowException) as error:
+            raise StreamError(f"cannot read {file} as Parquet: {str(error).splitlines()[0]}") from None
+    static = _optional_ntriples(directory / layout.STATIC_FILE)
+    schema = _optional_ntriples(directory / layout.SCHEMA_FILE)
+    return OpenStream(directory, provenance, static, schema, files, max_events, validate, batch_rows)
+
+
+def _optional_ntriples(path: Path) -> tuple:
+    return read_ntriples(path) if path.exists() else ()
