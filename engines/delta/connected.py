@@ -36,7 +36,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engines.delta.decompose import Star, ordered_array, overlap_graph, pattern_variables, star_decomposition
+from engines.delta.decompose import (
+    Star,
+    maximal_stars,
+    ordered_array,
+    overlap_graph,
+    pattern_variables,
+    star_decomposition,
+)
 from engines.delta.filtering import Check
 from engines.model.stream import INSERT, TriplePattern
 
@@ -128,19 +135,6 @@ class StarList:
             1 if type(entries) is int else len(entries)
             for record in self.records.values() for entries in record[1:] if entries is not None
         )
-
-
-def maximal_stars(stars: Sequence[Star]) -> list[Star]:
-    """The stars whose pattern set is in no other star's (the first of equal ones): the others' checks are theirs."""
-    kept = []
-    for k, star in enumerate(stars):
-        own = set(star.patterns)
-        if own and not any(
-            own < set(other.patterns) or (own == set(other.patterns) and m < k)
-            for m, other in enumerate(stars) if m != k
-        ):
-            kept.append(star)
-    return kept
 
 
 class ConnectedEvaluator:

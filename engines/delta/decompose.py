@@ -167,6 +167,19 @@ def star_decomposition(patterns: Sequence[TriplePattern], variables: Sequence[st
     ]
 
 
+def maximal_stars(stars: Sequence[Star]) -> list[Star]:
+    """The stars whose pattern set is in no other star's (the first of equal ones): the others' checks are theirs."""
+    kept = []
+    for k, star in enumerate(stars):
+        own = set(star.patterns)
+        if own and not any(
+            own < set(other.patterns) or (own == set(other.patterns) and m < k)
+            for m, other in enumerate(stars) if m != k
+        ):
+            kept.append(star)
+    return kept
+
+
 def overlap_graph(stars: Sequence[Star]) -> list[set[int]]:
     """The overlapping-subqueries graph (Sec. 6.5): stars sharing at least one pattern are adjacent."""
     adjacent: list[set[int]] = [set() for _ in stars]
