@@ -37,15 +37,31 @@ def takes_keyed_arrivals(engine) -> bool:
     return all(hasattr(engine, method) for method in ("open_event", "insert_arrival", "delete_key", "close_event"))
 
 
-class KeyedArrivals:
-    """A sliding window's held arrivals for a keyed engine: ``(ts, array of ids)`` per event, and repeat counts."""
+CHUNK_IDS = 3 * 4096  # term ids per chunk of the arrival queue: whole arrivals, 48 KiB
 
-    __slots__ = ("window", "engine", "arrivals", "repeats", "held", "last_ts")
+
+class KeyedArrivals:
+    """A sliding window's held arrivals for a keyed engine, oldest first, with repeat counts.
+
+    The arrivals' term ids (three per arrival) sit in fixed-size ``array`` chunks, and each event
+    that brought any has its timestamp and the count of ids appended up to its end: about 12 bytes
+    per held arrival and 16 per event, where a tuple of three strings per arrival and an object per
+    event would cost hundreds.
+    """
+
+    __slots__ = ("window", "engine", "chunks", "first", "consumed", "appended", "event_ts", "event_end",
+                 "first_event", "repeats", "held", "last_ts")
 
     def __init__(self, window: Window, engine) -> None:
         self.window = window
         self.engine = engine
-        self.arrivals: deque[tuple[int, array]] = deque()
+        self.chunks: deque[array] = deque()
+        self.first = 0  # the oldest live id's place in chunks[0]
+        self.consumed = 0  # ids expired since the start, and appended since the start
+        self.appended = 0
+        self.event_ts = array("q")  # per event with held arrivals, from first_event on
+        self.event_end = array("q")
+        self.first_event = 0
         self.repeats: dict[tuple, int] = {}  # held triple -> arrivals in the window beyond its first
         self.held = 0
         self.last_ts: int | None = None
@@ -59,14 +75,51 @@ class KeyedArrivals:
         if any(update.op == DELETE for update in event.updates):
             raise StreamError(f"event {event.index}: deletions are allowed with unbounded windows only, not {self.window.kind}")
         self.last_ts = event.ts
-        engine, repeats = self.engine, self.repeats
+        engine = self.engine
         engine.open_event()
-        window_start = self.window.start(event.ts)
-        arrivals = self.arrivals
-        while arrivals and arrivals[0][0] < window_start:
-            ids = arrivals.popleft()[1]
-            for i in range(0, len(ids), 3):
-                key = (ids[i], ids[i + 1], ids[i + 2])
+        self._expire(self.window.start(event.ts))
+        repeats, chunks = self.repeats, self.chunks
+        insert = engine.insert_arrival
+        appended = self.appended
+        for update in event.updates:
+            arrival = insert(update.s, update.p, update.o)
+            if arrival is None:
+                continue
+            key, was_held = arrival
+            if was_held:
+                repeats[key] = repeats.get(key, 0) + 1
+            else:
+                self.held += 1
+            if not chunks or len(chunks[-1]) == CHUNK_IDS:
+                chunks.append(array("I"))
+            chunks[-1].extend(key)
+            appended += 3
+        if appended != self.appended:
+            self.appended = appended
+            self.event_ts.append(event.ts)
+            self.event_end.append(appended)
+        return engine.close_event()
+
+    def _expire(self, window_start: int) -> None:
+        event_ts, event_end = self.event_ts, self.event_end
+        number = self.first_event
+        while number < len(event_ts) and event_ts[number] < window_start:
+            self._leave_until(event_end[number])
+            number += 1
+        if number > 1024 and number * 4 > len(event_ts):  # drop the expired events' entries now and then
+            del event_ts[:number]
+            del event_end[:number]
+            number = 0
+        self.first_event = number
+
+    def _leave_until(self, end: int) -> None:
+        """Expire the queued arrivals up to id count ``end``: each is deleted unless a later arrival still holds it."""
+        engine, repeats, chunks = self.engine, self.repeats, self.chunks
+        while self.consumed < end:
+            chunk, start = chunks[0], self.first
+            stop = min(len(chunk), start + end - self.consumed)
+            for i in range(start, stop, 3):
+                key = (chunk[i], chunk[i + 1], chunk[i + 2])
                 more = repeats.get(key)
                 if more:
                     if more == 1:
@@ -76,20 +129,12 @@ class KeyedArrivals:
                 else:
                     engine.delete_key(key)
                     self.held -= 1
-        ids = array("I")
-        insert = engine.insert_arrival
-        for update in event.updates:
-            arrival = insert(update.s, update.p, update.o)
-            if arrival is not None:
-                key, was_held = arrival
-                if was_held:
-                    repeats[key] = repeats.get(key, 0) + 1
-                else:
-                    self.held += 1
-                ids.extend(key)
-        if ids:
-            arrivals.append((event.ts, ids))
-        return engine.close_event()
+            self.consumed += stop - start
+            if stop == CHUNK_IDS:
+                chunks.popleft()
+                self.first = 0
+            else:
+                self.first = stop
 
 
 def windowed(engine_cls: type) -> type:
