@@ -40,7 +40,7 @@ pattern unifies with are held, and of the static triples only those: the others 
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable
 from itertools import product
 
@@ -48,14 +48,13 @@ from common.errors import EngineError, StreamError
 from engines.delta.connected import ConnectedEvaluator
 from engines.delta.decompose import (
     KIND_SIMPLE_STAR,
-    compile_matcher,
     connected_variable_decomposition,
-    pattern_variables,
 )
 from engines.delta.filtering import Check, compile_conjuncts, split_by_scope
 from engines.delta.ground import GroundEvaluator
 from engines.delta.star import SimpleStarEvaluator
 from engines.delta.terms import TermDictionary
+from engines.delta.unify import PatternIndex
 from engines.model.stream import (
     DELETE,
     INSERT,
@@ -81,11 +80,6 @@ def _unique(patterns) -> tuple:
     return tuple(dict.fromkeys(patterns))  # a BGP is a set of patterns
 
 
-def _binding_positions(pattern) -> tuple[int, ...]:
-    """The triple positions a match of ``pattern`` binds, in ``pattern_variables`` order (first occurrences)."""
-    return tuple(pattern.index(name) for name in pattern_variables(pattern))
-
-
 class DeltaEngine:
     name = "delta"
     capabilities = CAPABILITIES
@@ -104,7 +98,9 @@ class DeltaEngine:
         patterns = _unique(query.patterns)
         self.components = self._build(patterns, query.filters)
         self.whole = len(self.components) == 1 and self.components[0][1] == tuple(range(len(self.variables)))
-        self._index_patterns()
+        # patterns by predicate id, for unification on ids; pins the query's constants
+        self.index = PatternIndex([evaluator.patterns for evaluator, _ in self.components], self.dictionary)
+        self._matches = self.index.matches
         self.static: set[Key] = set()  # the static triples some pattern unifies with
         self.static_count = 0
         self.started = False
@@ -149,86 +145,11 @@ class DeltaEngine:
             components.append((evaluator, tuple(position[v] for v in part.variables)))
         return components
 
-    def _index_patterns(self) -> None:
-        """Patterns by constant predicate id (and a list for variable predicates), for unification on ids.
-
-        The query's constants are pinned in the dictionary: a triple whose term at a constant's
-        position has no id cannot unify with that pattern.
-        """
-        self.by_predicate: dict[int, list] = defaultdict(list)
-        self.any_predicate: list = []
-        self.repeats_a_variable = False  # whether two unknown terms (two Nones) can seem to unify
-        pin = self.dictionary.acquire
-        for number, (evaluator, _) in enumerate(self.components):
-            for j, pattern in enumerate(evaluator.patterns):
-                entry = (number, j, compile_matcher(pattern, pin))
-                names = [term for term in pattern if term[0] == "?"]
-                self.repeats_a_variable |= len(set(names)) < len(names)
-                if pattern[1][0] == "?":
-                    self.any_predicate.append(entry)
-                else:
-                    self.by_predicate[pin(pattern[1])].append(entry)
-        for entries in self.by_predicate.values():  # a constant predicate's list ends with the variable ones
-            entries.extend(self.any_predicate)
-        self.by_predicate = dict(self.by_predicate)
-        self.binding_positions = [[_binding_positions(p) for p in evaluator.patterns] for evaluator, _ in self.components]
-
     # ------------------------------------------------------------ applying updates
-
-    def _matches(self, key: tuple) -> dict[int, list]:
-        """Component number -> the (pattern, binding) pairs the triple of ids ``key`` unifies with.
-
-        An id may be None (a term the dictionary does not hold): it differs from every constant,
-        but two Nones compare equal, so a match with a None is confirmed again once ids are taken.
-        """
-        matches: dict[int, list] = {}
-        for number, j, match in self.by_predicate.get(key[1], self.any_predicate):
-            binding = match(key)
-            if binding is not None:
-                matches.setdefault(number, []).append((j, binding))
-        return matches
-
-    def _taken_matches(self, key: Key, matches: dict[int, list]) -> dict[int, list]:
-        """``matches`` of a triple whose unknown terms were just given ids: the same pairs, bound to the ids."""
-        if self.repeats_a_variable:
-            return self._matches(key)  # the Nones may have matched each other
-        positions = self.binding_positions
-        return {
-            number: [(j, tuple([key[i] for i in positions[number][j]])) for j, _ in found]
-            for number, found in matches.items()
-        }
 
     def _lookup(self, s: Term, p: Term, o: Term) -> tuple:
         ids = self.dictionary.ids
         return ids.get(s), ids.get(p), ids.get(o)
-
-    def _take(self, key: tuple, s: Term, p: Term, o: Term) -> Key:
-        """The ids of a triple entering the graph with one use more each; ``key`` has them or None for a new term."""
-        dictionary = self.dictionary
-        uses, acquire = dictionary.uses, dictionary.acquire
-        subject, predicate, object_ = key
-        if subject is None:
-            subject = acquire(s)
-        else:
-            uses[subject] += 1
-        if predicate is None:
-            predicate = acquire(p)
-        else:
-            uses[predicate] += 1
-        if object_ is None:
-            object_ = acquire(o)
-        else:
-            uses[object_] += 1
-        return subject, predicate, object_
-
-    def _give_back(self, key: Key) -> None:
-        uses = self.dictionary.uses
-        for number in key:
-            left = uses[number] - 1
-            if left:
-                uses[number] = left
-            else:
-                self.dictionary.release(number)
 
     def _load(self, triple: Triple) -> None:
         """Add a static triple to the components: nothing has been reported yet, so no full answer is formed
@@ -237,10 +158,10 @@ class DeltaEngine:
         matches = self._matches(key)
         if not matches or key in self.static:
             return
-        key = self._take(key, *triple)
-        matches = self._taken_matches(key, matches)
+        key = self.dictionary.take(key, *triple)
+        matches = self.index.taken_matches(key, matches)
         if not matches:  # two new terms only seemed equal
-            self._give_back(key)
+            self.dictionary.give_back(key)
             return
         self.static.add(key)
         components = self.components
@@ -260,15 +181,15 @@ class DeltaEngine:
         if not matches:
             return None
         if None in key:  # a new term: the triple is not held
-            key = self._take(key, s, p, o)
-            if self.repeats_a_variable or len(matches) > 1:
-                matches = self._taken_matches(key, matches)
+            key = dictionary.take(key, s, p, o)
+            if self.index.repeats_a_variable or len(matches) > 1:
+                matches = self.index.taken_matches(key, matches)
                 if not matches:  # two new terms only seemed equal
-                    self._give_back(key)
+                    self.dictionary.give_back(key)
                     return None
             else:  # one component: bind its pairs to the ids in place
                 ((number, found),) = matches.items()
-                positions = self.binding_positions[number]
+                positions = self.index.positions[number]
                 matches[number] = [(j, tuple([key[i] for i in positions[j]])) for j, _ in found]
         else:
             number = next(iter(matches))
@@ -296,7 +217,7 @@ class DeltaEngine:
         if not self.components[number][0].holds(matches[number]):
             return
         self._apply(DELETE, matches)
-        self._give_back(key)
+        self.dictionary.give_back(key)
 
     def _apply(self, op: int, matches: dict[int, list]) -> None:
         """Apply one update the graph does not have yet (insert) or has (delete), component by component,

@@ -56,6 +56,34 @@ class TermDictionary:
             self.terms[number] = None
             self.free.append(number)
 
+    def take(self, key: tuple, s: Term, p: Term, o: Term) -> tuple[int, int, int]:
+        """The ids of a triple entering the graph, one use more each; ``key`` holds them, None for a new term."""
+        uses, acquire = self.uses, self.acquire
+        subject, predicate, object_ = key
+        if subject is None:
+            subject = acquire(s)
+        else:
+            uses[subject] += 1
+        if predicate is None:
+            predicate = acquire(p)
+        else:
+            uses[predicate] += 1
+        if object_ is None:
+            object_ = acquire(o)
+        else:
+            uses[object_] += 1
+        return subject, predicate, object_
+
+    def give_back(self, key: Sequence[int]) -> None:
+        """One use fewer of each id of a triple leaving the graph."""
+        uses = self.uses
+        for number in key:
+            left = uses[number] - 1
+            if left:
+                uses[number] = left
+            else:
+                self.release(number)
+
     def decode(self, numbers: Sequence[int | None]) -> tuple[Term | None, ...]:
         terms = self.terms
         return tuple(None if number is None else terms[number] for number in numbers)
