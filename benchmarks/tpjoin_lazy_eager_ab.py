@@ -4,14 +4,15 @@ The harness runs each cell in a fresh process, one after the other; a gap of a f
 two engines can then be the machine (the other core's work, the order of the cells) as well as the
 code. This script takes the process out: it loads the stream once and alternates the two engines
 round after round (eager first in even rounds, lazy first in odd ones), each pass a fresh engine
-after a garbage collection, timing every ``push`` with ``perf_counter_ns`` as the runner does.
+after a garbage collection, timing every ``push`` with ``perf_counter_ns`` as the runner does (``--clock cpu``:
+with the thread's CPU time instead, for a machine with more runnable processes than cores).
 Printed: each round's ratio B / A (eager / lazy: above 1, lazy faster) over the whole pass and over
 the steady state (the events after the window filled, ``harness.bench.steady.fill_index``), then their
 median [IQR]. ``--engines tpjoin-eager tpjoin-eager`` times one engine against itself: the noise floor.
 
 ``--counts`` runs one instrumented pass of each engine instead and prints, for the filling and the
 steady part apart, what each did: automaton runs, every state's joins with the rows in and out,
-rows added to and removed from the views, triples expired, matches filed and removed, dictionary
+rows added to and removed from the views, triples expired, matches found and removed, dictionary
 calls, and the calls to ``View.__len__`` (SortAndCombine reads the sizes of the views); the automaton states'
 joins are summed unless ``--by-state``.
 
@@ -44,11 +45,11 @@ from harness.streams.parquet_io import read_stream  # noqa: E402
 ENGINES = ("tpjoin-lazy", "tpjoin-eager")
 
 
-def timed_pass(engine_cls, query, stream, events, fill: int) -> tuple[float, float]:
+def timed_pass(engine_cls, query, stream, events, fill: int, clock=time.perf_counter_ns) -> tuple[float, float]:
     """(seconds of the whole pass, seconds of its events from ``fill`` on), summed per push like the runner."""
     gc.collect()
     engine = engine_cls(query, static=stream.static, schema=stream.schema)
-    push, clock = engine.push, time.perf_counter_ns
+    push = engine.push
     latencies = []
     append = latencies.append
     for event in events:
@@ -63,7 +64,7 @@ def spread(values) -> str:
     return f"{median:.3f} [{q1:.3f}-{q3:.3f}] (n={len(values)})"
 
 
-def rounds(query, stream, events, fill: int, count: int, names: tuple[str, str]) -> None:
+def rounds(query, stream, events, fill: int, count: int, names: tuple[str, str], clock=time.perf_counter_ns) -> None:
     """``count`` rounds of one pass of A (``names[0]``) and one of B, B first in even rounds; ratios B / A."""
     a, b = names
     classes = [get_engine(a), get_engine(b)]
@@ -73,7 +74,7 @@ def rounds(query, stream, events, fill: int, count: int, names: tuple[str, str])
     print("|---|---|---|---|---|---|---|---|")
     for number in range(count):
         order = (1, 0) if number % 2 == 0 else (0, 1)
-        got = {side: timed_pass(classes[side], query, stream, events, fill) for side in order}
+        got = {side: timed_pass(classes[side], query, stream, events, fill, clock) for side in order}
         (a_all, a_steady), (b_all, b_steady) = got[0], got[1]
         whole.append(b_all / a_all)
         steady.append(b_steady / a_steady)
@@ -114,11 +115,10 @@ class WorkCounter:
         for method in ("encode", "hold", "release", "sweep"):
             self._wrap(dictionary_module.SynchronisedDictionary, method, calls(f"dictionary.{method} calls"))
         engine_cls = incremental_module.TPJoinIncrementalEngine
-        self._wrap(engine_cls, "_expire", lambda c, args, result: c.update(
+        self._wrap(engine_cls, "_retract", lambda c, args, result: c.update(
             {"expired triples": len(args[1]), "matches removed": len(result)}))
         self._wrap(engine_cls, "_extend", lambda c, args, result: c.update(
             {"_extend calls": 1, "new view rows": sum(map(len, args[1].values())), "matches found": len(result)}))
-        self._wrap(engine_cls, "_file", lambda c, args, result: c.update({"matches filed": len(args[1])}))
         build = automaton_module.Automaton.__init__
         self._saved.append((automaton_module.Automaton, "__init__", build))
         counter = self
@@ -188,6 +188,9 @@ def main(argv=None) -> None:
     parser.add_argument("--rounds", type=int, default=12, help="interleaved rounds (default 12)")
     parser.add_argument("--engines", nargs=2, default=list(ENGINES), metavar=("A", "B"),
                         help="the two engines timed (default tpjoin-lazy tpjoin-eager; the same twice: the noise floor)")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="wall: perf_counter_ns, as the runner; cpu: the thread's CPU time, which leaves out the time "
+                             "spent waiting for the core on a machine with more runnable processes than cores")
     parser.add_argument("--counts", action="store_true", help="count the work of one pass of each instead of timing")
     parser.add_argument("--by-state", action="store_true", help="with --counts: every automaton state's joins apart")
     args = parser.parse_args(argv)
@@ -202,7 +205,8 @@ def main(argv=None) -> None:
     if args.counts:
         counts(query, stream, events, fill, args.by_state)
     else:
-        rounds(query, stream, events, fill, args.rounds, tuple(args.engines))
+        clock = time.thread_time_ns if args.clock == "cpu" else time.perf_counter_ns
+        rounds(query, stream, events, fill, args.rounds, tuple(args.engines), clock)
 
 
 if __name__ == "__main__":

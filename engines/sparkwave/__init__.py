@@ -19,22 +19,36 @@ Where the code departs from the paper, and why:
 3. Output. The paper emits new matches (Istream); every push here returns exactly
    ``Δ⁺ = M(τ_i) − M(τ_{i−1})`` and ``Δ⁻``: the complete matches collected or retracted are the
    removed answers, netted over the event.
-4. Re-stamped tokens. A token's stored interval is a lower bound once one of its triples has been
-   re-stamped; the join test refreshes it from the chain before refusing (``beta.refresh``).
+4. Re-stamped tokens. A token's stored ``τ_start`` is a lower bound once one of its triples has been
+   re-stamped; the join test refreshes it from the chain before refusing (``BetaMemory.refresh``).
+   ``τ_end`` is not stored: with the window test on ``τ_start`` (note 1) nothing reads it.
 5. Collection runs at the end of every event on a time-ordered queue of stamps, not by scanning
    every α-memory; the ε-network keeps no per-triple tokens, so Algorithm 1's first loop has
    nothing to clear.
 6. Derivation counting. In windows a triple's stamp is the latest of its sources' (a source
    leaves the window before any later one), which is how a triple streamed and derived, or derived
    twice, outlives the source that leaves first; on unbounded streams, where sources leave by
-   deletion in any order, the derivations are counted (``WME.support``).
+   deletion in any order, the derivations are counted (``SparkwaveEngine.support``).
 7. Join order is chosen at build time (most constants first, connected patterns next), not taken
-   from the pattern text; tokens keep their bound row beside the (parent, triple) link.
-8. Beyond the paper: deletions on unbounded streams (Rete retraction), FILTERs tested at the first
+   from the pattern text.
+8. Compact state (issue 22). A token ``(parent, triple)`` is kept as its row of bound values, which
+   names both (the parent's row is its prefix; the triple is the pattern filled from the row), in a
+   β-memory mapping row to ``τ_start``; a WME is its triple (terms interned) mapped to its stamp. No
+   token links to its children or its triple, so retraction is rematch-based (Doorenbos 1995): a
+   leaving triple's tokens are its joins now, found by the same hash indexes as when it arrived, and
+   Algorithm 1's ``triple.tokens`` is computed, not stored. Hash buckets holding one tuple are the
+   tuple itself (``bags``). When every variable is selected, the last memory's rows are the answers.
+9. Beyond the paper: deletions on unbounded streams (Rete retraction), FILTERs tested at the first
    join where their variables are bound (``engines.model.filters``), variable predicates, constants in
    any position, repeated variables in one pattern (α tests), disconnected patterns, and
    generalized triples inside the ε-network (``x p "v"`` with p inverse of q and q ranged entails
    a type for x, as the oracle's RDFS regime does).
+10. One clock. The paper keeps the window bounds per token (section 3.5: each token's interval is
+   tested against its own pattern's window), so that one join node can serve queries with
+   different windows. Here tokens keep their ``τ_start``, and the bound they are tested against is
+   one ``beta.Clock`` for the whole network (the window's start at the current instant, set by the
+   engine before each event's joins): one engine serves one query with one window, so every token
+   would be tested against the same bound, and one clock gives the same answers.
 """
 
 from engines.sparkwave.engine import SparkwaveEngine

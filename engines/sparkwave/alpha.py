@@ -5,11 +5,13 @@ A pattern's intra-triple test is its constants (by position) and its repeated va
 their variable names: ``?x :p ?y . ?y :p ?z`` has one α-memory for both patterns.
 
 A working-memory element (WME) is one distinct triple of the window's closure: a triple streamed
-twice, or streamed and derived, or derived twice, is one WME. It carries its stamp (the latest
-stamp of its sources, None for static data) and its support (how many present sources derive it:
-counted on unbounded streams, where sources leave by deletion in any order). An α-memory keeps one
-hash index per join node it feeds, keyed on the triple positions that join tests (section 3.2's hash
-joins); a join with no shared variable reads the whole memory as the index's one bucket.
+twice, or streamed and derived, or derived twice, is one WME. The working memory (``ReteNetwork.stamps``)
+maps each WME's triple, its terms interned so that each distinct term is one string, to its stamp (the
+latest stamp of its sources, None for static data); there is no per-triple object. An α-memory keeps
+one hash index per join node it feeds, keyed on the triple positions that join tests (section 3.2's
+hash joins), its buckets the triples themselves (``engines.sparkwave.bags``); a join with no shared
+variable reads the whole memory as the index's one bucket. The first join node of a chain is never
+left-activated (its parent is the root's one empty token), so its memory keeps no index for it.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from operator import itemgetter
 
 from engines.model.stream import Triple, TriplePattern, is_variable
 from engines.rdfs import RDF_TYPE
+from engines.sparkwave.bags import bag_add, bag_remove
 
 AlphaTest = tuple[str | None, str | None, str | None, tuple[tuple[int, ...], ...]]
 
@@ -28,18 +31,6 @@ def key_getter(positions: Sequence[int]):
     if not positions:
         return lambda _: ()
     return itemgetter(*positions)
-
-
-class WME:
-    __slots__ = ("triple", "stamp", "support", "tokens", "memories", "alive")
-
-    def __init__(self, triple: Triple, stamp: int | None) -> None:
-        self.triple = triple
-        self.stamp = stamp  # None: static, never collected and never in a token's interval
-        self.support = 0
-        self.tokens: set = set()  # the tokens whose own triple this is (Rete retraction)
-        self.memories: list[AlphaMemory] = []
-        self.alive = True
 
 
 def alpha_test(pattern: TriplePattern) -> AlphaTest:
@@ -62,7 +53,7 @@ class AlphaMemory:
         self.test = test
         self._s, _, self._o, self._equal = test
         self.size = 0
-        self.indexes: dict[tuple[int, ...], tuple] = {}  # positions -> (key getter, {key: set of WMEs})
+        self.indexes: dict[tuple[int, ...], tuple] = {}  # positions -> (key getter, {key: bucket of triples})
         self.successors: list = []  # join nodes, deepest first (Doorenbos): no match is made twice
 
     def passes(self, triple: Triple) -> bool:
@@ -81,27 +72,15 @@ class AlphaMemory:
             self.indexes[positions] = (key_getter(positions), {})
         return self.indexes[positions][1]
 
-    def add(self, wme: WME) -> None:
+    def add(self, triple: Triple) -> None:
         self.size += 1
-        wme.memories.append(self)
-        triple = wme.triple
         for key_of, buckets in self.indexes.values():
-            key = key_of(triple)
-            bucket = buckets.get(key)
-            if bucket is None:
-                buckets[key] = {wme}
-            else:
-                bucket.add(wme)
+            bag_add(buckets, key_of(triple), triple)
 
-    def remove(self, wme: WME) -> None:
+    def remove(self, triple: Triple) -> None:
         self.size -= 1
-        triple = wme.triple
         for key_of, buckets in self.indexes.values():
-            key = key_of(triple)
-            bucket = buckets[key]
-            bucket.discard(wme)
-            if not bucket:
-                del buckets[key]
+            bag_remove(buckets, key_of(triple), triple)
 
 
 class AlphaNetwork:
@@ -144,6 +123,10 @@ class AlphaNetwork:
     def candidates(self, triple: Triple) -> tuple[AlphaMemory, ...]:
         """The α root: the memories whose constant predicate (and class) fit the triple."""
         return self.wired(triple[1], triple[2] if triple[1] == RDF_TYPE else None)
+
+    def passed_by(self, triple: Triple) -> list[AlphaMemory]:
+        """The memories whose test ``triple`` passes (the same whichever ε node it came from)."""
+        return [memory for memory in self.candidates(triple) if memory.passes(triple)]
 
     def stats(self) -> dict[str, int]:
         return {

@@ -1,72 +1,70 @@
-"""The β-network (sections 3.2 and 3.5): join nodes make tokens, each a partial match whose interval can still be in the window.
+"""The β-network (sections 3.2 and 3.5): join nodes make tokens, each a partial match whose τ_start is still in the window.
 
-A token is ``(parent, wme)`` (section 3.2), with the row of values its match binds (kept so that
-hash keys and FILTERs read it without walking the chain) and its interval ``[τ_start, τ_end]``
-(section 3.5): a new token's interval is its parent's widened by its triple's stamp; static
-triples (stamp None) never widen it. A join node makes a token only when ``τ_start`` is still in
-the window at the current instant, and only when the FILTERs whose variables are all bound by
-then hold.
+A token is ``(parent, triple)`` (section 3.2). It is kept as its row, the values its match binds in
+the chain's order: the row is the parent's row extended by the values the triple binds, so it names
+the parent (its prefix) and, through the join node's pattern, every triple of the chain; no two
+tokens of one memory have the same row. A β-memory maps each row to the token's ``τ_start``
+(section 3.5), and hash-indexes the rows on each child join node's join variables (no nested loops
+over a memory). A new token's ``τ_start`` is its parent's lowered to its triple's stamp; static
+triples (stamp None) never lower it. A join node makes a token only when ``τ_start`` is still in the
+window at the current instant, and only when the FILTERs whose variables are all bound by then hold.
+``τ_end`` is not kept: no test reads it (the window test is on ``τ_start``, see the package notes).
 
-Stamps only grow (a triple seen again, or derived again, is re-stamped), so a stored interval's
-``τ_start`` is a lower bound of the true one. When the bound fails the test, the token's chain is
-walked and the intervals along it are refreshed; only if the fresh ``τ_start`` fails does the join
-refuse. It fails exactly when the token holds a triple that left the window at this instant and
-that the collector has not taken yet (the engine collects after the event's joins, as Sparkwave's
+Stamps only grow (a triple seen again, or derived again, is re-stamped), so a stored ``τ_start`` is a
+lower bound of the true one. When the bound fails the test, the chain's triples are read back from
+the row and the starts along it are refreshed; only if the fresh ``τ_start`` fails does the join
+refuse. It fails exactly when the token holds a triple that left the window at this instant and that
+the collector has not taken yet (the engine collects after the event's joins, as Sparkwave's
 collector runs behind the matcher).
 
-Memories are hash tables on the join variables, one per child join node (no nested loops over a
-memory). Retraction (section 3.7) deletes a token with its descendants; each token is filed under
-its parent (children), its triple (``wme.tokens``) and its memory's indexes.
+Retraction (section 3.7) is rematch-based (Doorenbos, "Production Matching for Large Learning
+Systems", 1995): the tokens a leaving triple holds are the joins it makes now, found through the
+same hash indexes as when it arrived, and the tokens built on a token are its row's joins at the
+child node; so no token keeps links to its children or its triple, and a triple keeps no list of
+its tokens. It is exact because a row names its chain and every stored token's triples are present.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import itemgetter
 
-from engines.sparkwave.alpha import WME, AlphaMemory, key_getter
+from engines.model.stream import Triple
+from engines.sparkwave.alpha import AlphaMemory, key_getter
+from engines.sparkwave.bags import bag_add, bag_items, bag_remove
 
 INF = float("inf")
+_ABSENT = object()
 
 
-class Token:
-    __slots__ = ("parent", "wme", "row", "start", "end", "children", "memory")
-
-    def __init__(self, parent, wme, row, start, end, memory) -> None:
-        self.parent = parent
-        self.wme = wme
-        self.row = row
-        self.start = start
-        self.end = end
-        self.children: set | None = None
-        self.memory = memory
-
-
-def refresh(token: Token) -> None:
-    """Recompute the intervals along ``token``'s chain from the current stamps of its triples."""
-    chain = []
-    while token.wme is not None:
-        chain.append(token)
-        token = token.parent
-    start, end = INF, -INF
-    for link in reversed(chain):
-        stamp = link.wme.stamp
-        if stamp is not None:
-            if stamp < start:
-                start = stamp
-            if stamp > end:
-                end = stamp
-        link.start, link.end = start, end
+def values_getter(positions) -> Callable[[Triple], tuple]:
+    """A function from a triple to the tuple of its values at ``positions``."""
+    if not positions:
+        return lambda _: ()
+    if len(positions) == 1:
+        position = positions[0]
+        return lambda triple: (triple[position],)
+    return itemgetter(*positions)
 
 
 class Production:
-    """A terminal node: the query's full mappings, counted by complete matches, and their changes in the current event."""
+    """A terminal node: the query's full mappings, counted by complete matches, and their changes in the current event.
 
-    def __init__(self, mapping_of: Callable) -> None:
+    When every variable of the row is selected, a mapping has one match and is its row reordered: the
+    memory's rows stand for the mappings, no count is kept (``memory`` given, ``counts`` None), and
+    ``touched`` is keyed by row; ``mapping`` reorders a key only when an answer is reported.
+    """
+
+    def __init__(self, mapping_of: Callable, memory: BetaMemory | None = None) -> None:
         self.mapping_of = mapping_of
-        self.counts: dict[tuple, int] = {}
-        self.touched: dict[tuple, int] = {}  # mapping -> its count before the current event
+        self.memory = memory
+        self.counts: dict[tuple, int] | None = {} if memory is None else None
+        self.touched: dict[tuple, int] = {}  # mapping (or row) -> its count before the current event
 
     def add(self, row) -> None:
+        if self.counts is None:
+            self.touched.setdefault(row, 0)  # the row was not in the memory: a new match, a new mapping
+            return
         mapping = self.mapping_of(row)
         count = self.counts.get(mapping, 0)
         if mapping not in self.touched:
@@ -74,6 +72,9 @@ class Production:
         self.counts[mapping] = count + 1
 
     def remove(self, row) -> None:
+        if self.counts is None:
+            self.touched.setdefault(row, 1)
+            return
         mapping = self.mapping_of(row)
         count = self.counts[mapping]
         if mapping not in self.touched:
@@ -83,45 +84,69 @@ class Production:
         else:
             self.counts[mapping] = count - 1
 
+    def holds(self, key: tuple) -> bool:
+        return key in (self.memory.rows if self.counts is None else self.counts)
+
+    def keys(self):
+        """The present mappings (rows, when no count is kept)."""
+        return self.memory.rows.keys() if self.counts is None else self.counts.keys()
+
+    def mapping(self, key: tuple) -> tuple:
+        return self.mapping_of(key) if self.counts is None else key
+
 
 class BetaMemory:
-    """The tokens one join node made (or the root's one empty token), indexed for each child join node."""
+    """The tokens one join node made (the root: its one empty token), as row -> τ_start, indexed for each child."""
 
-    __slots__ = ("depth", "size", "indexes", "children", "productions")
+    __slots__ = ("node", "depth", "width", "rows", "indexes", "children", "productions")
 
-    def __init__(self, depth: int) -> None:
+    def __init__(self, node: JoinNode | None, depth: int, width: int) -> None:
+        self.node = node  # the join node filling this memory (None: the root)
         self.depth = depth
-        self.size = 0
-        self.indexes: list[tuple] = []  # (key getter on rows, {key: set of tokens}), one per child
+        self.width = width  # the length of its rows
+        self.rows: dict[tuple, float] = {}
+        self.indexes: list[tuple] = []  # (key getter on rows, {key: bucket of rows}), one per child
         self.children: list[JoinNode] = []
         self.productions: list[Production] = []
 
-    def add(self, token: Token) -> None:
-        self.size += 1
-        row = token.row
+    @property
+    def size(self) -> int:
+        return len(self.rows)
+
+    def add(self, row: tuple, start) -> None:
+        self.rows[row] = start
         for key_of, buckets in self.indexes:
-            key = key_of(row)
-            bucket = buckets.get(key)
-            if bucket is None:
-                buckets[key] = {token}
-            else:
-                bucket.add(token)
+            bag_add(buckets, key_of(row), row)
         for production in self.productions:
             production.add(row)
         for child in self.children:
-            child.left_activate(token)
+            child.left_activate(row, start)
 
-    def remove(self, token: Token) -> None:
-        self.size -= 1
-        row = token.row
+    def delete(self, row: tuple) -> None:
+        """Remove the token ``row`` and every token built on it (Rete retraction); an absent row is nothing to do."""
+        if self.rows.pop(row, _ABSENT) is _ABSENT:
+            return  # not made (refused or filtered), or already gone: a triple can hold two tokens of one chain
+        for child in self.children:
+            child.left_retract(row)
         for key_of, buckets in self.indexes:
-            key = key_of(row)
-            bucket = buckets[key]
-            bucket.discard(token)
-            if not bucket:
-                del buckets[key]
+            bag_remove(buckets, key_of(row), row)
         for production in self.productions:
             production.remove(row)
+
+    def refresh(self, row: tuple, stamps: dict):
+        """Recompute ``τ_start`` along the chain of ``row`` (this memory's) from its triples' current stamps."""
+        chain = []
+        memory = self
+        while memory.node is not None:
+            chain.append(memory)
+            memory = memory.node.parent
+        start = INF
+        for memory in reversed(chain):
+            stamp = stamps[memory.node.triple_of(row)]
+            if stamp is not None and stamp < start:
+                start = stamp
+            memory.rows[row[:memory.width]] = start
+        return start
 
 
 class Clock:
@@ -136,82 +161,79 @@ class Clock:
 class JoinNode:
     """Joins its parent memory's tokens with an α-memory's triples on the shared variables, in both directions."""
 
-    __slots__ = ("parent", "alpha", "left_key", "right_key", "new_positions", "accept", "output", "clock",
-                 "tokens_refused", "parent_buckets", "alpha_buckets")
+    __slots__ = ("parent", "alpha", "left_key", "right_key", "new_values", "triple_of", "accept", "output", "clock",
+                 "stamps", "tokens_refused", "parent_buckets", "alpha_buckets")
 
     def __init__(self, parent: BetaMemory, alpha: AlphaMemory, left_positions, right_positions, new_positions,
-                 accept, clock: Clock) -> None:
+                 sources, accept, clock: Clock, stamps: dict) -> None:
         self.parent = parent
         self.alpha = alpha
         self.left_key = key_getter(left_positions)
         self.right_key = key_getter(right_positions)
-        self.new_positions = tuple(new_positions)
+        self.new_values = values_getter(tuple(new_positions))
+        # the pattern's triple from a row: a constant, or the row position of the variable
+        self.triple_of = lambda row: tuple(term if index is None else row[index] for term, index in sources)
         self.accept = accept
-        self.output = BetaMemory(parent.depth + 1)
+        self.output = BetaMemory(self, parent.depth + 1, parent.width + len(new_positions))
         self.clock = clock
+        self.stamps = stamps  # the working memory: triple -> stamp
         self.tokens_refused = 0
         self.parent_buckets: dict = {}
+        for row in parent.rows:
+            bag_add(self.parent_buckets, self.left_key(row), row)
         parent.indexes.append((self.left_key, self.parent_buckets))
         parent.children.append(self)
-        self.alpha_buckets = alpha.index_on(tuple(right_positions))
+        # the root's one token never arrives again: a first join is only ever right-activated
+        self.alpha_buckets = None if parent.node is None else alpha.index_on(tuple(right_positions))
         alpha.successors.append(self)
-        alpha.successors.sort(key=lambda node: -node.output.depth)
+        alpha.successors.sort(key=lambda node: -node.output.depth)  # deepest first (Doorenbos): no match made twice
 
-    def right_activate(self, wme: WME) -> None:
-        bucket = self.parent_buckets.get(self.right_key(wme.triple))
-        if bucket:
-            for parent in list(bucket):
-                self._make(parent, wme)
+    def right_activate(self, triple: Triple, stamp) -> None:
+        bag = self.parent_buckets.get(self.right_key(triple))
+        if bag is not None:
+            starts = self.parent.rows
+            for parent_row in bag_items(bag):
+                self._make(parent_row, starts[parent_row], triple, stamp)
 
-    def left_activate(self, token: Token) -> None:
-        bucket = self.alpha_buckets.get(self.left_key(token.row))
-        if bucket:
-            for wme in list(bucket):
-                self._make(token, wme)
+    def left_activate(self, row: tuple, start) -> None:
+        bag = self.alpha_buckets.get(self.left_key(row))
+        if bag is not None:
+            stamps = self.stamps
+            for triple in bag_items(bag):
+                self._make(row, start, triple, stamps[triple])
 
-    def _make(self, parent: Token, wme: WME) -> None:
-        start, end, stamp = parent.start, parent.end, wme.stamp
-        if stamp is not None:
-            if stamp < start:
-                start = stamp
-            if stamp > end:
-                end = stamp
+    def right_retract(self, triple: Triple) -> None:
+        """The tokens made here with ``triple`` leave: they are its joins with the parent memory (rematch)."""
+        bag = self.parent_buckets.get(self.right_key(triple))
+        if bag is not None:
+            values, output = self.new_values(triple), self.output
+            for parent_row in bag_items(bag):
+                output.delete(parent_row + values)
+
+    def left_retract(self, row: tuple) -> None:
+        """The tokens made here on the parent token ``row`` leave: they are its joins with the α-memory (rematch)."""
+        bag = self.alpha_buckets.get(self.left_key(row))
+        if bag is not None:
+            new_values, output = self.new_values, self.output
+            for triple in bag_items(bag):
+                output.delete(row + new_values(triple))
+
+    def _make(self, parent_row: tuple, parent_start, triple: Triple, stamp) -> None:
+        start = parent_start
+        if stamp is not None and stamp < start:
+            start = stamp
         window_start = self.clock.window_start
         if start < window_start:
             if stamp is not None and stamp < window_start:
                 self.tokens_refused += 1
                 return  # the triple itself has left the window
-            refresh(parent)  # the parent's bound is stale: a triple of it was re-stamped
-            start, end = parent.start, parent.end
-            if stamp is not None:
-                start, end = min(start, stamp), max(end, stamp)
+            start = self.parent.refresh(parent_row, self.stamps)  # the bound is stale: a triple was re-stamped
+            if stamp is not None and stamp < start:
+                start = stamp
             if start < window_start:
                 self.tokens_refused += 1
                 return
-        triple = wme.triple
-        row = parent.row + tuple(triple[i] for i in self.new_positions)
+        row = parent_row + self.new_values(triple)
         if self.accept is not None and not self.accept(row):
             return
-        token = Token(parent, wme, row, start, end, self.output)
-        if parent.children is None:
-            parent.children = {token}
-        else:
-            parent.children.add(token)
-        wme.tokens.add(token)
-        self.output.add(token)
-
-
-def delete_token(token: Token) -> None:
-    """Remove a token and every token built on it from their memories (Rete retraction); a second call does nothing."""
-    memory = token.memory
-    if memory is None:
-        return  # already gone: one triple can hold two tokens of one chain (a pattern joined with itself)
-    token.memory = None
-    if token.children:
-        for child in list(token.children):
-            delete_token(child)
-    memory.remove(token)
-    siblings = token.parent.children
-    if siblings is not None:
-        siblings.discard(token)
-    token.wme.tokens.discard(token)
+        self.output.add(row, start)

@@ -17,7 +17,8 @@ One event, in the engine's one thread (section 3.7):
    zero retracts the triple (Rete retraction). An insert of a present triple, or a delete of an
    absent one, changes nothing (sets, DESIGN.md section 2).
 5. The production counts complete matches per mapping; the event's delta is the mappings whose
-   count went from zero to positive or back, netted over the event.
+   count went from zero to positive or back, netted over the event. Its mappings are M(τ): nothing
+   else keeps the reported answers.
 
 The event window is a sliding window over event indexes: the clock is the event's index and the
 window starts at it. Static triples go through the ε-network at construction, stamp None: never
@@ -28,14 +29,13 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from collections.abc import Iterable
+from sys import intern
 from typing import ClassVar
 
 from common.errors import EngineError, StreamError
 from engines.model.stream import DELETE, NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities, check_supported
 from engines.rdfs import RDF_TYPE
-from engines.sparkwave.alpha import WME
-from engines.sparkwave.beta import delete_token
 from engines.sparkwave.epsilon import EpsilonNetwork
 from engines.sparkwave.network import ReteNetwork
 
@@ -47,6 +47,9 @@ SPARKWAVE_CAPABILITIES = Capabilities(
     filters=True,
     output="delta",
 )
+
+
+_ABSENT = object()
 
 
 class SparkwaveEngine:
@@ -72,10 +75,14 @@ class SparkwaveEngine:
             node.alpha = None if node.term == RDF_TYPE and not is_class else (
                 self.rete.alpha.wired(RDF_TYPE, node.term) if is_class else self.rete.alpha.wired(node.term)
             )
-        self.wmes: dict[Triple, WME] = {}
-        self.expiry: deque[tuple[int, WME]] = deque()
+        self.wmes = self.rete.stamps  # the working memory: triple -> stamp (None: static)
+        self.support: dict[Triple, int] = {}  # unbounded: how many present sources derive each WME (and static ones)
+        # the collection queue in time order: the triples stamped at each instant, flat, and per instant its
+        # stamp and how many (no per-event container)
+        self.expiry: deque[Triple] = deque()
+        self.expiry_stamps: deque[int] = deque()
+        self.expiry_counts: deque[int] = deque()
         self.present: set[Triple] = set()  # unbounded: the streamed triples in D(τ)
-        self.reported: set[Mapping] = set()
         self._last_ts: int | None = None
         self._first = True
         for triple in set(static):
@@ -88,42 +95,47 @@ class SparkwaveEngine:
         candidates = node.alpha if node is not None and node.alpha is not None else self.rete.alpha.candidates(triple)
         return [memory for memory in candidates if memory.passes(triple)]
 
-    def _insert(self, triple: Triple, node, stamp: int | None) -> WME | None:
-        """A new WME into the α-memories it passes, joins run deepest node first; None if it passes none."""
+    def _insert(self, triple: Triple, node, stamp: int | None) -> Triple | None:
+        """A new WME into the α-memories it passes, joins run deepest node first; its interned triple, None if it passes none."""
         memories = self._memories(triple, node)
         if not memories:
             return None
-        wme = self.wmes[triple] = WME(triple, stamp)
+        s, p, o = triple
+        triple = (intern(s), intern(p), intern(o))  # one string per distinct term, however many batches bring it
+        self.wmes[triple] = stamp
         for memory in memories:
-            memory.add(wme)
+            memory.add(triple)
         for memory in memories:
             for join in memory.successors:
-                join.right_activate(wme)
-        return wme
+                join.right_activate(triple, stamp)
+        return triple
 
-    def _retract(self, wme: WME) -> None:
-        wme.alive = False
-        del self.wmes[wme.triple]
-        for memory in wme.memories:
-            memory.remove(wme)
-        for token in list(wme.tokens):
-            delete_token(token)
+    def _retract(self, triple: Triple) -> None:
+        memories = self.rete.alpha.passed_by(triple)
+        for memory in memories:
+            for join in memory.successors:
+                join.right_retract(triple)  # before the triple leaves the α-memories: rematch reads them
+        for memory in memories:
+            memory.remove(triple)
+        del self.wmes[triple]
 
     def _support(self, triple: Triple, node, stamp: int | None) -> None:
-        wme = self.wmes.get(triple)
-        if wme is None:
-            wme = self._insert(triple, node, stamp)
-            if wme is None:
-                return
-        wme.support += 1
+        if triple in self.wmes:
+            self.support[triple] += 1
+            return
+        triple = self._insert(triple, node, stamp)
+        if triple is not None:
+            self.support[triple] = 1
 
     def _unsupport(self, triple: Triple) -> None:
-        wme = self.wmes.get(triple)
-        if wme is None:
+        support = self.support.get(triple)
+        if support is None:
             return  # it passes no α test: nothing holds it
-        wme.support -= 1
-        if not wme.support:
-            self._retract(wme)
+        if support > 1:
+            self.support[triple] = support - 1
+        else:
+            del self.support[triple]
+            self._retract(triple)
 
     # ------------------------------------------------------------------ events
 
@@ -147,27 +159,36 @@ class SparkwaveEngine:
 
     def _arrive(self, event: Event, now: int) -> None:
         fresh: dict[Triple, object] = {}
-        wmes, expiry = self.wmes, self.expiry
+        stamped: list[Triple] = []
+        wmes = self.wmes
         for update in event.updates:
             for triple, node in self.epsilon.closure(update.triple):
-                wme = wmes.get(triple)
-                if wme is None:
+                stamp = wmes.get(triple, _ABSENT)
+                if stamp is _ABSENT:
                     fresh.setdefault(triple, node)
-                elif wme.stamp is not None and wme.stamp < now:
-                    wme.stamp = now
-                    expiry.append((now, wme))
+                elif stamp is not None and stamp < now:
+                    s, p, o = triple
+                    triple = (intern(s), intern(p), intern(o))
+                    wmes[triple] = now
+                    stamped.append(triple)
         for triple, node in fresh.items():
-            wme = self._insert(triple, node, now)
-            if wme is not None:
-                expiry.append((now, wme))
+            triple = self._insert(triple, node, now)
+            if triple is not None:
+                stamped.append(triple)
+        if stamped:
+            self.expiry.extend(stamped)
+            self.expiry_stamps.append(now)
+            self.expiry_counts.append(len(stamped))
 
     def _collect(self, start: int) -> None:
         """Algorithm 1: every triple stamped before the window's start leaves, with its tokens."""
-        expiry = self.expiry
-        while expiry and expiry[0][0] < start:
-            stamp, wme = expiry.popleft()
-            if wme.alive and wme.stamp == stamp:
-                self._retract(wme)
+        expiry, stamps, counts, wmes = self.expiry, self.expiry_stamps, self.expiry_counts, self.wmes
+        while stamps and stamps[0] < start:
+            stamp = stamps.popleft()
+            for _ in range(counts.popleft()):
+                triple = expiry.popleft()
+                if wmes.get(triple) == stamp:  # not re-stamped since (nor static, nor gone)
+                    self._retract(triple)
 
     def _apply_updates(self, event: Event) -> None:
         present = self.present
@@ -185,26 +206,30 @@ class SparkwaveEngine:
 
     def _delta(self) -> Delta:
         production = self.production
-        counts, reported = production.counts, self.reported
+        touched = production.touched
         if self._first:
             self._first = False  # before the first event nothing was reported: static answers appear now
-            production.touched.update({m: 0 for m in counts if m not in production.touched})
-        if not production.touched:
+            for key in touched:
+                touched[key] = 0
+            for key in production.keys():
+                touched.setdefault(key, 0)
+        if not touched:
             return NO_CHANGE
         added, removed = [], []
-        for mapping in production.touched:
-            if mapping in counts:
-                if mapping not in reported:
-                    reported.add(mapping)
-                    added.append(mapping)
-            elif mapping in reported:
-                reported.discard(mapping)
-                removed.append(mapping)
-        production.touched.clear()
+        for key, before in touched.items():
+            if production.holds(key):
+                if not before:
+                    added.append(production.mapping(key))
+            elif before:
+                removed.append(production.mapping(key))
+        touched.clear()
         return Delta(added=added, removed=removed) if added or removed else NO_CHANGE
 
     def answers(self) -> Counter[Mapping]:
-        return Counter({mapping: 1 for mapping in self.reported})
+        """M(τ) after the last event: the production's mappings (none reported before the first event)."""
+        if self._first:
+            return Counter()
+        return Counter(dict.fromkeys(map(self.production.mapping, self.production.keys()), 1))
 
     def stats(self) -> dict[str, int]:
         return {
@@ -212,6 +237,6 @@ class SparkwaveEngine:
             **self.rete.stats(),
             "wmes": len(self.wmes),
             "expiry_queue": len(self.expiry),
-            "answers": len(self.reported),
+            "answers": 0 if self._first else len(self.production.keys()),
         }
 

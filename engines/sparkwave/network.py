@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engines.model.filters import compile_filters
-from engines.model.stream import Expr, TriplePattern, conjuncts, expr_variables, is_variable
+from engines.model.stream import Expr, Triple, TriplePattern, conjuncts, expr_variables, is_variable
 from engines.sparkwave.alpha import AlphaNetwork, key_getter
-from engines.sparkwave.beta import INF, BetaMemory, Clock, JoinNode, Production, Token
+from engines.sparkwave.beta import INF, BetaMemory, Clock, JoinNode, Production
 
 
 def join_order(patterns: Sequence[TriplePattern]) -> list[int]:
@@ -53,8 +53,9 @@ class ReteNetwork:
     def __init__(self) -> None:
         self.alpha = AlphaNetwork()
         self.clock = Clock()
-        self.root = BetaMemory(-1)
-        self.root_token = Token(None, None, (), INF, -INF, self.root)
+        self.stamps: dict[Triple, int | None] = {}  # the working memory: each WME's triple -> its stamp
+        self.root = BetaMemory(None, 0, 0)
+        self.root.rows[()] = INF  # the root's one empty token: no triple, so no stamp bounds it
         self.join_nodes: dict[tuple, JoinNode] = {}
         self.productions: list[Production] = []
         self.shared_join_nodes = 0
@@ -82,6 +83,7 @@ class ReteNetwork:
                 else:
                     new.append(position)
             names.extend(pattern[position] for position in new)
+            sources = tuple((None, names.index(term)) if is_variable(term) else (term, None) for term in pattern)
             bound = set(names)
             last = step == len(order) - 1
             here = [f for f in pending if last or (expr_variables(f) & pattern_variables) <= bound]
@@ -90,16 +92,18 @@ class ReteNetwork:
             node = self.join_nodes.get(key)
             if node is None:
                 accept = compile_filters(here, names) if here else None
-                node = JoinNode(memory, alpha, left, right, new, accept, self.clock)
-                if memory is self.root:
-                    node.parent_buckets[()] = {self.root_token}
+                node = JoinNode(memory, alpha, left, right, new, sources, accept, self.clock, self.stamps)
                 self.join_nodes[key] = node
             else:
                 self.shared_join_nodes += 1
             memory = node.output
         positions = [names.index(v) for v in variables]
         getter = key_getter(positions)
-        production = Production(getter if len(positions) != 1 else (lambda row, g=getter: (g(row),)))
+        mapping_of = getter if len(positions) != 1 else (lambda row, g=getter: (g(row),))
+        if sorted(positions) == list(range(memory.width)):
+            production = Production(mapping_of, memory)  # each mapping is its row reordered
+        else:
+            production = Production(mapping_of)
         memory.productions.append(production)
         self.productions.append(production)
         return production

@@ -21,12 +21,15 @@ Where the code departs from the paper, and why (the three points the paper leave
    rows and one old, is then missed. Here each pattern's new rows seed the automaton over the full
    views in a fixed pattern order (semi-naive: pass j sees the new rows of patterns before j, not
    after), which finds every new match exactly once and subsumes the join with f, whose triples
-   are all in the views. f serves to report removals and to file each match under its triples.
+   are all in the views. f is therefore not stored (only its size): it would cost more than the
+   views (a tuple per match and its index entries) and nothing reads it.
 3. Expiry, which the paper does not define. A triple leaves its views when DESIGN.md's window
    drops it (sliding and tumbling windows, the event window's previous event) or when an
-   unbounded stream deletes it; exactly the matches filed under it leave f and are reported in
-   ``Δ⁻``. Each ``push`` therefore returns ``Δ⁺ = M(τ_i) − M(τ_{i−1})`` and ``Δ⁻`` the reverse, at
-   every instant, for sliding windows as well as tumbling ones.
+   unbounded stream deletes it; the leaving triples first seed the automaton over the views that
+   still hold them (the same semi-naive passes, run backwards: pass j sees the views of patterns
+   before j without their leaving rows), which finds exactly the matches of f that use them, each
+   once; they are reported in ``Δ⁻``. Each ``push`` therefore returns ``Δ⁺ = M(τ_i) − M(τ_{i−1})``
+   and ``Δ⁻`` the reverse, at every instant, for sliding windows as well as tumbling ones.
 4. Semantics of DESIGN.md section 2: window content is a set (a repeated triple is there once,
    answers are sets of mappings), window instants include the current one, and the event models
    report deltas (the paper emits each event's matches; here the delta between consecutive ones).
@@ -36,11 +39,15 @@ Where the code departs from the paper, and why (the three points the paper leave
    (verdict cached per term) and a complex one on the decoded mapping. The sort-merge join's
    ranges use numeric values as doubles and are supersets, re-checked by the FILTER, so its
    answers are exact too.
-6. The Bidirectional MultiMap's value table lists every key of a value (the paper keeps one),
-   and its hashes are Python's, not MD5/SHA (collisions are resolved by equality, so lookups are
-   exact).
+6. The Bidirectional MultiMap keeps the key and the value tables and folds the pair table into
+   them: each entry holds its partners bare (one), in a tuple (up to 8) or in a set, so a pair is
+   still found in O(1) from its key, and there are no ordinals (``multimap``). Its value table lists
+   every key of a value (the paper keeps one), and its hashes are Python's, not MD5/SHA
+   (collisions are resolved by equality, so lookups are exact).
 7. The adaptive dictionary is reference-counted by the window's triples in the incremental
-   models, so terms leave it exactly when the last triple holding them leaves the window.
+   models (an array of counts by id), so terms leave it exactly when the last triple holding them
+   leaves the window. The window keeps no set of triples: a triple is present when its view holds
+   it, and its arrivals are flat arrays of ids (``window``).
 8. Generality beyond the paper: variable predicates, constants in any position, a variable
    repeated inside a pattern, disconnected patterns (cross products, or sort-merge joins when a
    comparison FILTER ties them), static (background) data as rows that never leave,

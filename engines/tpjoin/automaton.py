@@ -187,32 +187,40 @@ def _compile_join(shape: PatternShape, view, bound, bound_at, ready, ready_filte
 
 
 def _fast_join(pairs, s_kind, s_at, o_kind, o_at):
-    """Hash-merge joins for a constant-predicate view: the paper's s-s, o-s (probe a_k), s-o, o-o (probe values)."""
-    values_of, keys_of = pairs.values_of, pairs.keys_of
+    """Hash-merge joins for a constant-predicate view: the paper's s-s, o-s (probe a_k), s-o, o-o (probe values).
+
+    The multimap's entries are read inline: a bare partner (a functional property's one value) extends
+    the mapping without building a one-element sequence, a tuple or set is iterated in C.
+    """
+    values_of, keys_of = pairs.tables
     if s_kind != "n" and o_kind != "n":
+        has = pairs.has
+
+        def join(merged):
+            return [m for m in merged if has(s_at if s_kind == "c" else m[s_at], o_at if o_kind == "c" else m[o_at])]
+    elif s_kind == "c" or o_kind == "c":
+        found = pairs.values_of if s_kind == "c" else pairs.keys_of
+        constant = s_at if s_kind == "c" else o_at
+
+        def join(merged):
+            partners = found(constant)
+            return [m + (partner,) for m in merged for partner in partners]
+    elif s_kind != "n" or o_kind != "n":
+        get, at = (values_of.get, s_at) if s_kind != "n" else (keys_of.get, o_at)
+
         def join(merged):
             out = []
+            append = out.append
             for m in merged:
-                key = (s_at if s_kind == "c" else m[s_at], o_at if o_kind == "c" else m[o_at])
-                if key in pairs:
-                    out.append(m)
+                partners = get(m[at])
+                if partners is None:
+                    continue
+                kind = partners.__class__
+                if kind is tuple or kind is set:
+                    out.extend([m + (partner,) for partner in partners])
+                else:
+                    append(m + (partners,))
             return out
-    elif s_kind != "n":
-        if s_kind == "c":
-            def join(merged):
-                found = values_of(s_at)
-                return [m + (o,) for m in merged for o in found]
-        else:
-            def join(merged):
-                return [m + (o,) for m in merged for o in values_of(m[s_at])]
-    elif o_kind != "n":
-        if o_kind == "c":
-            def join(merged):
-                found = keys_of(o_at)
-                return [m + (s,) for m in merged for s in found]
-        else:
-            def join(merged):
-                return [m + (s,) for m in merged for s in keys_of(m[o_at])]
     else:
         def join(merged):
             every = list(pairs)

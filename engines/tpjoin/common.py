@@ -7,6 +7,7 @@ picks among few orders; compiling one is the price of a new order, not of an eve
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from operator import itemgetter
 
@@ -37,7 +38,14 @@ class CompiledQuery:
         self.partitioner = Partitioner(self.shapes, self.dictionary)
         self.partitioned = partitioned
         if partitioned:
-            self.views = [View(with_predicates=shape.predicate is None) for shape in self.shapes]
+            # a view is probed by value only when its object is a constant or a variable another pattern binds
+            # (or its own subject or predicate): otherwise the object is never bound before the view's state
+            occurrences = Counter(item for pattern in query.patterns for item in pattern if is_variable(item))
+            self.views = [
+                View(with_predicates=shape.predicate is None,
+                     with_keys=not (is_variable(shape.pattern[2]) and occurrences[shape.pattern[2]] == 1))
+                for shape in self.shapes
+            ]
         else:
             whole = WholeGraph()  # E-CGPM*: every pattern reads the whole event, unindexed
             self.views = [whole] * len(self.shapes)
@@ -56,7 +64,8 @@ class CompiledQuery:
 
     def automaton(self, seed: int | None = None, sizes: list[int] | None = None) -> Automaton:
         """SortAndCombine for the views' current sizes, and the automaton of that order."""
-        sizes = sizes if sizes is not None else [len(view) for view in self.views]
+        # ``size``, an attribute, not len(): this runs at every automaton run, and View.__len__ is a Python call
+        sizes = sizes if sizes is not None else [view.size for view in self.views]
         # memo key: exact sizes below 64, the power of two above (an order for 1000 and 1001 rows is the same)
         key = (seed, tuple([size if size < 64 else 64 + size.bit_length() for size in sizes]))
         order = self._orders.get(key)

@@ -9,13 +9,14 @@ Forgetting (the paper's "cleared after the views are processed or when the windo
 
 - event-based: ``clear_adaptive()`` after each event drops every adaptive term;
 - incremental: adaptive ids are reference-counted by the window's kept triples (``hold`` and
-  ``release``); ``sweep()`` at the end of an event frees the ids encoded during it that no kept
+  ``release``; the counts are an array indexed by id, 8 bytes a term instead of a dict entry); ``sweep()`` at the end of an event frees the ids encoded during it that no kept
   triple holds (a triple encoded in the first pass and pruned in the second). A freed id is reused
   by a later ``encode``; until then it still decodes, so expiring matches can be reported.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Sequence
 
 
@@ -31,7 +32,7 @@ class SynchronisedDictionary:
                 self._terms.append(term)
         self.persistent_size = len(self._terms)
         self._adaptive: dict[str, int] = {}
-        self._holders: dict[int, int] = {}
+        self._holders = array("q")  # adaptive id - persistent_size -> how many kept triples hold it
         self._free: list[int] = []
         self._fresh: list[int] = []
 
@@ -56,21 +57,32 @@ class SynchronisedDictionary:
 
     def hold(self, ids: Sequence[int]) -> None:
         """A kept triple now holds its adaptive terms."""
+        self.hold_all((ids,))
+
+    def hold_all(self, triples: Iterable[Sequence[int]]) -> None:
+        """Kept triples now hold their adaptive terms (the counts grown once for all of them)."""
         holders, floor = self._holders, self.persistent_size
-        for term_id in ids:
-            if term_id >= floor:
-                holders[term_id] = holders.get(term_id, 0) + 1
+        if len(holders) < len(self._terms) - floor:
+            self._grow_holders()
+        for ids in triples:
+            for term_id in ids:
+                if term_id >= floor:
+                    holders[term_id - floor] += 1
+
+    def _grow_holders(self) -> None:
+        """A count for every adaptive id (0 for the new ones): grown here, not by ``encode``, which the event
+        models call for every term of every event and which never hold a term."""
+        missing = len(self._terms) - self.persistent_size - len(self._holders)
+        self._holders.frombytes(bytes(missing * self._holders.itemsize))
 
     def release(self, ids: Sequence[int]) -> None:
         """A kept triple left: forget the adaptive terms no other kept triple holds."""
         holders, floor = self._holders, self.persistent_size
         for term_id in ids:
             if term_id >= floor:
-                count = holders[term_id] - 1
-                if count:
-                    holders[term_id] = count
-                else:
-                    del holders[term_id]
+                count = holders[term_id - floor] - 1
+                holders[term_id - floor] = count
+                if not count:
                     self._forget(term_id)
 
     def _forget(self, term_id: int) -> None:
@@ -79,16 +91,18 @@ class SynchronisedDictionary:
 
     def sweep(self) -> None:
         """Free the ids encoded since the last sweep that no kept triple holds."""
-        holders, adaptive, terms = self._holders, self._adaptive, self._terms
+        holders, adaptive, terms, floor = self._holders, self._adaptive, self._terms, self.persistent_size
+        if self._fresh and len(holders) < len(terms) - floor:
+            self._grow_holders()
         for term_id in self._fresh:
-            if term_id not in holders and adaptive.get(terms[term_id]) == term_id:
+            if not holders[term_id - floor] and adaptive.get(terms[term_id]) == term_id:
                 self._forget(term_id)
         self._fresh.clear()
 
     def clear_adaptive(self) -> None:
         """Forget every adaptive term (event-based: the event's views have been processed)."""
         self._adaptive.clear()
-        self._holders.clear()
+        del self._holders[:]
         self._free.clear()
         self._fresh.clear()
         del self._terms[self.persistent_size:]

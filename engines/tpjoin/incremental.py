@@ -1,13 +1,14 @@
-"""I-CGPM (Algorithm 3): after each event the former matches f equal M(τ) over the window, kept by joining only the new rows and by removing exactly the matches of triples that leave.
+"""I-CGPM (Algorithm 3): after each event the deltas reported so far add up to M(τ) over the window, kept by joining only the new rows and by retracting exactly the matches of triples that leave.
 
 Per event:
 
 1. Algorithm 1 partitions and encodes the event's updates; only the kept triples enter the window
-   (``WindowState`` over encoded triples: a triple's presence depends on its own occurrences only,
+   (``EncodedWindow`` over encoded triples: a triple's presence depends on its own occurrences only,
    so pruning first changes no presence).
-2. Expiry and deletion: each triple that leaves leaves its views, and the matches filed under it
-   (every match is filed under its triple in each pattern, the sibling relation of f) leave f and are
-   reported removed; then the dictionary releases its terms.
+2. Expiry and deletion: the triples that leave seed the automaton over the views before they leave
+   them (``_retract``: the semi-naive passes of step 3 run backwards), which finds each match of f
+   that uses one of them exactly once; those leave f and are reported removed; then the dictionary
+   releases the triples' terms.
 3. New matches: every match that is new at this instant uses a triple added now (a match of
    triples all present before was already in f). Pattern by pattern (in index order), the new rows
    are added to the view and seed the automaton over the other views: in pass j the views of
@@ -18,6 +19,11 @@ Per event:
    costs O(views the event changed), not O(patterns): ``empty_views`` names the empty views.
    ``tpjoin-eager`` (I-CGPM-NL) runs them on every event and relies on the automaton's early
    termination at the first empty join.
+
+f itself is not stored, only its size: steps 2 and 3 find its matches from the triples that change,
+and ``answers()`` runs the automaton over the whole views. The state is then the views, the window's
+arrivals and the dictionary: integers, a few per window triple (the paper's Table II windows of 25M
+triples need a compact layout; issue 22 and docs/tpjoin-results.md).
 """
 
 from __future__ import annotations
@@ -27,10 +33,10 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from common.errors import StreamError
-from engines.model.stream import DELETE, ContinuousQuery, Delta, Event, Mapping, Triple, Update, is_variable
+from engines.model.stream import DELETE, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities, check_supported
 from engines.tpjoin.common import CompiledQuery, reject_options
-from engines.window_state import WindowState
+from engines.tpjoin.window import EncodedWindow
 
 INCREMENTAL_CAPABILITIES = Capabilities(
     windows=frozenset({"sliding", "unbounded", "event"}),
@@ -40,17 +46,6 @@ INCREMENTAL_CAPABILITIES = Capabilities(
     filters=True,
     output="delta",
 )
-
-
-def _instantiator(pattern, variables, dictionary):
-    """Full encoded mapping -> the pattern's encoded triple under it."""
-    sources = [
-        ("v", variables.index(item)) if is_variable(item) else ("c", dictionary.encode(item)) for item in pattern
-    ]
-    if all(kind == "v" for kind, _ in sources):
-        a, b, c = (index for _, index in sources)
-        return lambda m: (m[a], m[b], m[c])
-    return lambda m: tuple([m[i] if kind == "v" else i for kind, i in sources])
 
 
 class TPJoinIncrementalEngine:
@@ -68,8 +63,7 @@ class TPJoinIncrementalEngine:
         self.query = query
         self.compiled = compiled = CompiledQuery(query, static)
         self.dictionary = compiled.dictionary
-        self.window = WindowState(query.window)
-        self.routes_of: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        self.window = EncodedWindow(query.window, compiled.views)
         self.static: set[tuple[int, int, int]] = set()
         self._pending_static: dict[int, list] = {}  # static rows enter the views (and seed joins) at the first event
         for triple in compiled.static:
@@ -79,14 +73,13 @@ class TPJoinIncrementalEngine:
                 self.static.add(encoded)
                 for j in routes:
                     self._pending_static.setdefault(j, []).append(encoded)
-        self.matches: set[tuple[int, ...]] = set()  # f, encoded in the query's variable order
-        self.filed: list[dict[tuple[int, int, int], set]] = [{} for _ in compiled.shapes]
-        self.instantiate = [_instantiator(s.pattern, query.variables, self.dictionary) for s in compiled.shapes]
+        self.match_count = 0  # |f|: f itself is not stored (its matches are found again when they leave)
         self.seed_of = [compiled.seed_getter(j) for j in range(len(compiled.shapes))]
         self.joins = 0
+        self.retractions = 0
         self._first = True
         # lazy's precondition in O(changed views): the indexes of the views that hold no row now. Invariant:
-        # j is in it exactly when len(views[j]) == 0; views change only in _expire (rows leave) and _extend
+        # j is in it exactly when len(views[j]) == 0; views change only in _retract (rows leave) and _extend
         # (rows enter), which keep it so. All views start empty (static rows enter at the first event).
         self.empty_views: set[int] = set(range(len(compiled.shapes)))
 
@@ -96,9 +89,8 @@ class TPJoinIncrementalEngine:
         # the dictionary only holds kept triples' terms; each kept triple is routed once per event and its
         # routes are a shared, memoised tuple; the views hold exactly the window's kept triples.
         kind = self.query.window.kind
-        route, predicates = self.compiled.route, self.compiled.predicates
-        kept: list[Update] = []
-        routes_now: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        route, predicates, static = self.compiled.route, self.compiled.predicates, self.static
+        kept = []
         for op, s, p, o in event.updates:
             if op == DELETE and kind != "unbounded":
                 raise StreamError(f"event {event.index}: deletions are allowed with unbounded windows only, not {kind}")
@@ -107,28 +99,24 @@ class TPJoinIncrementalEngine:
             routed = route(s, p, o)
             if routed is None:
                 continue
-            triple, routes = routed
-            if triple in self.static:
+            if routed[0] in static:
                 continue  # in every instant's graph already; the stream cannot add or remove it
-            routes_now[triple] = routes
-            kept.append(Update(op, *triple))
-        added, removed = self.window.advance(Event(event.index, event.ts, tuple(kept)))
-        hold = self.dictionary.hold
-        for triple in added:  # before any release: a term an added and a removed triple share stays
-            hold(triple)
-        removed_matches = self._expire(removed) if removed else []
+            kept.append((op, *routed))
+        added, removed = self.window.advance(event.index, event.ts, kept)
+        self.dictionary.hold_all(added)  # before any release: a term an added and a removed triple share stays
         decode = self._decoder()
-        delta = Delta(removed=[decode(m) for m in removed_matches])
-        release = self.dictionary.release
-        for triple in removed:
-            release(triple)
+        delta = Delta()
+        if removed:
+            delta.removed = [decode(m) for m in self._retract(removed)]
+            release = self.dictionary.release
+            for triple in removed:
+                release(triple)
         new_rows = self._pending_static if self._first else {}
         self._first = False
         if added:
             if new_rows is self._pending_static:
                 new_rows = {j: list(rows) for j, rows in new_rows.items()}
-            for triple in added:
-                routes = self.routes_of[triple] = routes_now[triple]
+            for triple, routes in added.items():
                 for j in routes:
                     rows = new_rows.get(j)
                     if rows is None:
@@ -137,6 +125,7 @@ class TPJoinIncrementalEngine:
                         rows.append(triple)
         if new_rows:
             delta.added = [decode(m) for m in self._extend(new_rows)]
+        self.match_count += len(delta.added) - len(delta.removed)
         self.dictionary.sweep()
         return delta
 
@@ -144,31 +133,47 @@ class TPJoinIncrementalEngine:
         terms = self.dictionary.terms
         return lambda m: tuple([terms[i] for i in m])
 
-    def _expire(self, removed: set) -> list[tuple[int, ...]]:
-        """Triples leave their views; the matches filed under them leave f (the paper defines no expiry)."""
-        views, filed, instantiate, matches = self.compiled.views, self.filed, self.instantiate, self.matches
+    def _rows_by_pattern(self, triples: dict) -> dict[int, list]:
+        rows: dict[int, list] = {}
+        for triple, routes in triples.items():
+            for j in routes:
+                held = rows.get(j)
+                if held is None:
+                    rows[j] = [triple]
+                else:
+                    held.append(triple)
+        return rows
+
+    def _retract(self, removed: dict) -> list[tuple[int, ...]]:
+        """Triples leave their views, and the matches that use them leave f (the paper defines no expiry).
+
+        The semi-naive passes of ``_extend`` run backwards in time: pattern by pattern (in index order)
+        the leaving rows seed the automaton over the views and only then leave their own view, so in
+        pass j the views of patterns before j have lost their leaving rows and those from j on still
+        hold them. A match of f whose leaving rows lie in patterns S is found once, in the pass of
+        min(S); a match with no leaving row is found in no pass and stays. With lazy, an empty view
+        before the event means f is empty, and once every match of f is found no pass can find more: then the
+        rows just leave.
+        """
+        compiled = self.compiled
+        views = compiled.views
         empty_views = self.empty_views if self.lazy else None
+        joining = not (empty_views or self.match_count == 0)
         gone: list[tuple[int, ...]] = []
-        for triple in removed:
-            for j in self.routes_of.pop(triple):
-                views[j].remove(triple)
-                if empty_views is not None and not views[j].size:
-                    empty_views.add(j)
-                affected = filed[j].pop(triple, None)
-                if not affected:
-                    continue
-                for match in affected:
-                    matches.discard(match)
-                    gone.append(match)
-                    for k, index in enumerate(filed):
-                        if k == j:
-                            continue
-                        key = instantiate[k](match)
-                        siblings = index.get(key)
-                        if siblings is not None:
-                            siblings.discard(match)
-                            if not siblings:
-                                del index[key]
+        for j, rows in sorted(self._rows_by_pattern(removed).items()):
+            if joining:
+                automaton = compiled.automaton(seed=j)
+                seed_of = self.seed_of[j]
+                merged = automaton.run([seed_of(triple) for triple in rows])
+                self.retractions += 1
+                if merged:
+                    gone.extend(automaton.mappings(merged))
+                    joining = len(gone) < self.match_count  # every match of f found: no later pass can find one
+            view = views[j]
+            for triple in rows:
+                view.remove(triple)
+            if empty_views is not None and not view.size:
+                empty_views.add(j)
         return gone
 
     def _extend(self, new_rows: dict[int, list]) -> list[tuple[int, ...]]:
@@ -195,31 +200,23 @@ class TPJoinIncrementalEngine:
             self.joins += 1
             if merged:
                 found.extend(automaton.mappings(merged))
-        if found:
-            self._file(found)
         return found
 
-    def _file(self, found: list[tuple[int, ...]]) -> None:
-        self.matches.update(found)
-        for index, instantiate in zip(self.filed, self.instantiate):
-            for match in found:
-                key = instantiate(match)
-                siblings = index.get(key)
-                if siblings is None:
-                    index[key] = {match}
-                else:
-                    siblings.add(match)
-
     def answers(self) -> Counter[Mapping]:
+        """M(τ): the automaton over the whole views (f is not stored)."""
+        views = self.compiled.views
+        if not all(view.size for view in views):
+            return Counter()
+        automaton = self.compiled.automaton()
         decode = self._decoder()
-        return Counter({decode(m): 1 for m in self.matches})
+        return Counter({decode(m): 1 for m in automaton.mappings(automaton.run([()]))})
 
     def stats(self) -> dict[str, int]:
         stats = self.compiled.stats()
         stats["window_triples"] = len(self.window)
-        stats["matches"] = len(self.matches)
-        stats["filed_keys"] = sum(len(index) for index in self.filed)
+        stats["matches"] = self.match_count
         stats["joins"] = self.joins
+        stats["retractions"] = self.retractions
         return stats
 
 

@@ -1,132 +1,173 @@
-"""The Bidirectional MultiMap of section 3.2: every stored (key, value) pair is reachable from its key, from its value and as a pair, each in O(1).
+"""The Bidirectional MultiMap of section 3.2: every stored (key, value) pair is reachable from its key, from its value and as a pair, each in O(1), in two tables of bare partners.
 
-The paper's three hash tables, as they are kept here:
+The paper keeps three hash tables: pair -> ordinal, key -> (pairs, n_k), value -> (key, index).
+Here the two directions are kept and the pair table is folded into them:
 
-1. pair -> ordinal: ``_pairs[(k, v)]`` is ``(i, j)``, where ``i`` is the pair's ordinal among the
-   pairs of key ``k`` (its index in ``a_k``) and ``j`` its index among the pairs of value ``v``;
-2. key -> (pairs, n_k): ``_values_of[k]`` is ``a_k``, the values of ``k`` in ordinal order, and
-   ``n_k = len(a_k)``;
-3. value -> (key, index): ``_keys_of[v]`` lists the keys that hold ``v``; with table 1's ``j`` it
-   gives each (key, index) of the value.
+1. key -> its values: ``_values_of[k]`` is ``a_k``, with ``n_k = len(a_k)``;
+2. value -> its keys: ``_keys_of[v]`` lists every key that holds ``v``.
 
-Departure: the paper's table 3 holds one (key, index) per value, which assumes a value occurs under
+Each entry holds its partners in the smallest form that still answers in O(1): the partner itself
+when there is one (most RDF properties are functional: a subject's name, its type), a tuple of up to
+``SMALL`` partners, and a set beyond. A pair is then found by its key's partners (an equality, a scan
+of at most ``SMALL`` or a set lookup), so the paper's pair table, one tuple key and one ordinal tuple
+per pair (two thirds of a view's bytes), is not needed, and removal takes the pair out of both
+entries without ordinals to keep dense.
+
+Departures: the paper's table 3 holds one (key, index) per value, which assumes a value occurs under
 one key only; an object shared by two subjects (two trips to one place) needs all its keys for the
-object-subject join, so table 3 holds a list, kept like ``a_k``.
-
-Removal swaps the last element of ``a_k`` (and of the value's key list) into the removed one's slot
-and updates that element's ordinal, so ordinals stay dense (``0 .. n_k - 1``) and nothing is shifted.
-A key with one value holds it as a 1-tuple, a list from the second on (see ``add``).
-Invariant (tested with Hypothesis): for every stored pair, ``a_k[i] == v`` and ``keys_of(v)[j] == k``;
-no list is empty; the pair count is ``len(_pairs)``.
+object-subject join, so table 2 holds them all. There are no ordinals: a set's partners have no
+position (the joins only iterate them). A view whose pattern's object is a variable no other pattern
+uses is never probed by value, so it keeps no value table (``with_keys=False``: one dict entry less a
+triple). Keys and values are atoms (ids): not tuples, sets or None.
+Invariant (tested with Hypothesis): the two tables hold the same pairs; a tuple has 2 .. ``SMALL``
+distinct partners and a set more than ``SMALL // 2``; the pair count is ``len(self)``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
 
+SMALL = 8  # partners kept in a tuple (scanned in C); a set from the next one on
 _EMPTY: tuple = ()
 
 
-class BidirectionalMultiMap:
-    __slots__ = ("_pairs", "_values_of", "_keys_of")
+def _with(partners, partner) -> tuple[object, bool]:
+    """(the partners with ``partner`` added, False when it was already there)."""
+    if partners is None:
+        return partner, True
+    kind = partners.__class__
+    if kind is set:
+        if partner in partners:
+            return partners, False
+        partners.add(partner)
+        return partners, True
+    if kind is tuple:
+        if partner in partners:
+            return partners, False
+        if len(partners) < SMALL:
+            return partners + (partner,), True
+        grown = set(partners)
+        grown.add(partner)
+        return grown, True
+    if partners == partner:
+        return partners, False
+    return (partners, partner), True
 
-    def __init__(self) -> None:
-        # (i, j) as an immutable tuple of ints, replaced on a swap: the garbage collector stops tracking such
-        # tuples, where a [i, j] list per stored pair would be traversed by every full collection (a third of
-        # an unbounded window's insertion time went to the collector)
-        self._pairs: dict[tuple, tuple[int, int]] = {}
-        self._values_of: dict[Hashable, list | tuple] = {}
-        self._keys_of: dict[Hashable, list | tuple] = {}
+
+def _without(partners, partner):
+    """Two or more partners (a tuple or a set) with ``partner``, which they hold, taken out."""
+    if partners.__class__ is set:
+        partners.remove(partner)
+        # back to a tuple at half the threshold, so that a key hovering around SMALL does not convert at every change
+        return tuple(partners) if len(partners) <= SMALL // 2 else partners
+    if len(partners) == 2:
+        return partners[1] if partners[0] == partner else partners[0]
+    index = partners.index(partner)
+    return partners[:index] + partners[index + 1:]
+
+
+def _as_sequence(partners):
+    if partners is None:
+        return _EMPTY
+    kind = partners.__class__
+    return partners if kind is tuple or kind is set else (partners,)
+
+
+class BidirectionalMultiMap:
+    """``with_keys=False`` keeps no value table: for a view no join probes by value (see ``CompiledQuery``)."""
+
+    __slots__ = ("_values_of", "_keys_of", "_size")
+
+    def __init__(self, with_keys: bool = True) -> None:
+        self._values_of: dict[Hashable, object] = {}
+        self._keys_of: dict[Hashable, object] | None = {} if with_keys else None
+        self._size = 0
 
     def add(self, key, value) -> bool:
         """Store the pair; False (and nothing changes) when it is already stored."""
-        pair = (key, value)
-        pairs = self._pairs
-        if pair in pairs:
-            return False
-        # a key's (value's) first partner is a 1-tuple, replaced by a list at the second: most RDF properties
-        # are functional, and untracked tuples keep a large window out of the collector's full passes
-        values_of = self._values_of
+        values_of, keys_of = self._values_of, self._keys_of
         values = values_of.get(key)
-        if values is None:
-            values_of[key] = (value,)
-            i = 0
-        elif values.__class__ is tuple:
-            values_of[key] = [values[0], value]
-            i = 1
+        if values is None:  # the common case inline: a key's first value, a value's first key
+            values_of[key] = value
         else:
-            i = len(values)
-            values.append(value)
-        keys_of = self._keys_of
-        keys = keys_of.get(value)
-        if keys is None:
-            keys_of[value] = (key,)
-            j = 0
-        elif keys.__class__ is tuple:
-            keys_of[value] = [keys[0], key]
-            j = 1
-        else:
-            j = len(keys)
-            keys.append(key)
-        pairs[pair] = (i, j)
+            values, added = _with(values, value)
+            if not added:
+                return False
+            values_of[key] = values
+        if keys_of is not None:
+            keys = keys_of.get(value)
+            keys_of[value] = key if keys is None else _with(keys, key)[0]
+        self._size += 1
         return True
 
     def remove(self, key, value) -> bool:
         """Forget the pair; False when it was not stored."""
-        ordinals = self._pairs.pop((key, value), None)
-        if ordinals is None:
+        values_of, keys_of = self._values_of, self._keys_of
+        values = values_of.get(key)
+        if values is None:
             return False
-        i, j = ordinals
-        values = self._values_of[key]
-        if values.__class__ is tuple:  # the key's only pair
-            del self._values_of[key]
+        kind = values.__class__
+        if kind is tuple or kind is set:
+            if value not in values:
+                return False
+            values_of[key] = _without(values, value)  # two or more partners: never None
+        elif values == value:
+            del values_of[key]
         else:
-            last = values.pop()
-            if i < len(values):  # the last value takes the removed one's ordinal
-                values[i] = last
-                moved = (key, last)
-                self._pairs[moved] = (i, self._pairs[moved][1])
-            elif not values:
-                del self._values_of[key]
-        keys = self._keys_of[value]
-        if keys.__class__ is tuple:
-            del self._keys_of[value]
-        else:
-            last = keys.pop()
-            if j < len(keys):
-                keys[j] = last
-                moved = (last, value)
-                self._pairs[moved] = (self._pairs[moved][0], j)
-            elif not keys:
-                del self._keys_of[value]
+            return False
+        if keys_of is not None:
+            keys = keys_of[value]
+            kind = keys.__class__
+            if kind is tuple or kind is set:
+                keys_of[value] = _without(keys, key)
+            else:
+                del keys_of[value]
+        self._size -= 1
         return True
 
-    def values_of(self, key) -> list | tuple:
-        """``a_k``: the values stored under ``key`` (do not modify)."""
-        return self._values_of.get(key, _EMPTY)
+    def has(self, key, value) -> bool:
+        partners = self._values_of.get(key)
+        if partners is None:
+            return False
+        kind = partners.__class__
+        if kind is tuple or kind is set:
+            return value in partners
+        return partners == value
 
-    def keys_of(self, value) -> list | tuple:
+    def values_of(self, key) -> tuple | set:
+        """``a_k``: the values stored under ``key`` (do not modify)."""
+        return _as_sequence(self._values_of.get(key))
+
+    def keys_of(self, value) -> tuple | set:
         """The keys that hold ``value`` (do not modify)."""
-        return self._keys_of.get(value, _EMPTY)
+        return _as_sequence(self._keys_of.get(value))
 
     def count(self, key) -> int:
         """``n_k``."""
-        values = self._values_of.get(key)
-        return 0 if values is None else len(values)
+        return len(_as_sequence(self._values_of.get(key)))
 
-    def ordinal(self, key, value) -> int | None:
-        """The pair's ordinal among its key's pairs, or None when it is not stored."""
-        ordinals = self._pairs.get((key, value))
-        return None if ordinals is None else ordinals[0]
+    @property
+    def tables(self) -> tuple[dict, dict]:
+        """(key -> partners, value -> partners), for joins that unpack a bare partner inline (do not modify)."""
+        return self._values_of, self._keys_of
 
     def __contains__(self, pair: tuple) -> bool:
-        return pair in self._pairs
+        return self.has(pair[0], pair[1])
 
     def __len__(self) -> int:
-        return len(self._pairs)
+        return self._size
 
     def __iter__(self) -> Iterator[tuple]:
-        return iter(self._pairs)
+        # a list built key by key, not a generator: a cross product or a sort-merge join reads every pair
+        pairs: list[tuple] = []
+        extend, append = pairs.extend, pairs.append
+        for key, partners in self._values_of.items():
+            kind = partners.__class__
+            if kind is tuple or kind is set:
+                extend([(key, value) for value in partners])
+            else:
+                append((key, partners))
+        return iter(pairs)
 
     def key_count(self) -> int:
         return len(self._values_of)
@@ -135,15 +176,25 @@ class BidirectionalMultiMap:
         return len(self._keys_of)
 
     def clear(self) -> None:
-        self._pairs.clear()
         self._values_of.clear()
-        self._keys_of.clear()
+        if self._keys_of is not None:
+            self._keys_of.clear()
+        self._size = 0
 
     def check(self) -> None:
-        """Raise AssertionError unless the three tables agree (for tests)."""
-        for (key, value), (i, j) in self._pairs.items():
-            assert self._values_of[key][i] == value, (key, value, i)
-            assert self._keys_of[value][j] == key, (key, value, j)
-        assert sum(map(len, self._values_of.values())) == len(self._pairs)
-        assert sum(map(len, self._keys_of.values())) == len(self._pairs)
-        assert all(self._values_of.values()) and all(self._keys_of.values())
+        """Raise AssertionError unless the two tables hold the same pairs in well-formed entries (for tests)."""
+        for table in (self._values_of, self._keys_of or {}):
+            for partners in table.values():
+                kind = partners.__class__
+                if kind is tuple:
+                    assert 2 <= len(partners) <= SMALL and len(set(partners)) == len(partners), partners
+                elif kind is set:
+                    assert len(partners) > SMALL // 2, partners
+                else:
+                    assert partners is not None
+        forward = set(self)
+        assert len(forward) == self._size
+        if self._keys_of is None:
+            return
+        backward = {(key, value) for value, keys in self._keys_of.items() for key in _as_sequence(keys)}
+        assert forward == backward, (forward ^ backward)

@@ -54,6 +54,11 @@ class WholeGraph:
     def __len__(self) -> int:
         return len(self.triples)
 
+    @property
+    def size(self) -> int:
+        """The number of triples, as ``View.size`` reads it."""
+        return len(self.triples)
+
     def clear(self) -> None:
         self.triples.clear()
 

@@ -4,7 +4,9 @@ The quick, in-process form of a bench cell's memory columns (``rss_growth_bytes`
 ``bytes_per_window_triple``), for working on an engine's layout: one pass, the stream read batch by
 batch (so the term strings an engine keeps are its own cost, as in every run), RSS sampled from a
 thread by the cell's own ``RssSampler``, the baseline taken after the stream is opened, the engine
-class resolved and garbage collected, just before the engine is built. Throughput is the pass's
+class resolved, garbage collected and Arrow's pool released, just before the engine is built. The
+growth includes the reader's own bounded memory (a batch, the term cache): ``scan``'s growth is that
+floor, to be read beside an engine's. Throughput is the pass's
 push time alone (decoding excluded), as in a cell. For published figures use ``cgpm bench``: a
 fresh process per cell and repetitions with their spread.
 
@@ -47,6 +49,8 @@ class Footprint:
 
 def measure(engine: str, query, stream, *, rss_hz: float = 50.0) -> Footprint:
     """One pass of ``engine`` over ``stream`` (a ``OpenStream`` or a ``Stream``) for ``query``, measured."""
+    import pyarrow as pa
+
     from harness.bench.passes import timed_pass
     from harness.bench.sampler import RssSampler
     from harness.bench.steady import retained_triples
@@ -55,8 +59,8 @@ def measure(engine: str, query, stream, *, rss_hz: float = 50.0) -> Footprint:
 
     engine_cls = engine_class_for(engine, query, stream)
     timeline = timeline_of(stream)
-    window_triples = retained_triples(stream, query.window)
     gc.collect()
+    pa.default_memory_pool().release_unused()  # what the window count's Arrow scan freed must not hide the engine's growth
     sampler = RssSampler(rss_hz).start()
     latencies: list[int] = []
     try:
@@ -66,6 +70,7 @@ def measure(engine: str, query, stream, *, rss_hz: float = 50.0) -> Footprint:
     finally:
         sampler.stop()
     close_engine(instance)
+    window_triples = retained_triples(stream, query.window)  # after the pass: its memory must not hide the engine's
     peak = max([end, *(value for _, value, _ in sampler.series)])
     return Footprint(engine_cls.name, timeline.events, timeline.triples, window_triples, base, peak,
                      sum(latencies) / 1e9, totals["decode_s"])

@@ -11,6 +11,7 @@ long call in native code).
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import threading
@@ -21,6 +22,16 @@ import psutil
 
 LIMIT_SIGNAL = signal.SIGUSR2
 WATCH_HZ = 10.0  # limits are checked this often even when no series is kept
+
+
+def _swallows_exceptions(frame) -> bool:
+    """Whether ``frame`` runs inside a garbage-collector callback or a ``__del__``, where an exception is not propagated."""
+    callbacks = {getattr(callback, "__code__", None) for callback in gc.callbacks}
+    while frame is not None:
+        if frame.f_code in callbacks or frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
 
 
 class CellLimit(BaseException):
@@ -58,6 +69,7 @@ class RssSampler:
         self._deadline_ns: int | None = None
         self._armed = False
         self._fired: CellLimit | None = None
+        self._resend = False
         self._progress = progress
         self._progress_every_ns = int(progress_every_s * 1e9)
         self._thread = threading.Thread(target=self._run, name="cgpm-rss-sampler", daemon=True)
@@ -101,8 +113,14 @@ class RssSampler:
             self._armed = False
 
     def _raise_limit(self, signum, frame):
-        if self._fired is not None:
-            raise self._fired
+        if self._fired is None:
+            return
+        if _swallows_exceptions(frame):
+            # raised here, the limit would be lost (Python reports an exception escaping a gc callback or a
+            # __del__ as unraisable and goes on): ask the sampler to signal again at its next sample
+            self._resend = True
+            return
+        raise self._fired
 
     def _fire(self, status: str, detail: str) -> None:
         with self._lock:
@@ -129,6 +147,9 @@ class RssSampler:
                     self.children_series.append((now, self.children_last))
             if rss > self.peak:
                 self.peak = rss
+            if self._resend:
+                self._resend = False
+                os.kill(os.getpid(), LIMIT_SIGNAL)
             if self._armed:
                 if self.memory_cap_bytes is not None and rss > self.memory_cap_bytes:
                     self._fire("memory", f"RSS {rss / 2**20:.0f} MiB passed the cap of {self.memory_cap_bytes / 2**20:.0f} MiB")

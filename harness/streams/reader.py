@@ -32,7 +32,7 @@ import pyarrow.parquet as pq
 from common.errors import StreamError
 from engines.model.stream import Event, Stream, Window
 from harness.streams import layout
-from harness.streams.event_index import EventIndex, scan_index
+from harness.streams.event_index import STREAMING_READ, EventIndex, scan_index
 from harness.streams.ntriples import read_ntriples
 from harness.streams.remote import local_stream_path
 from harness.streams.table import TermCache, check_column_types, check_rows, events_from_rows
@@ -40,7 +40,7 @@ from harness.streams.table import TermCache, check_column_types, check_rows, eve
 COLUMNS = list(layout.EVENT_SCHEMA.names)
 # op is read as int64 so that an out-of-range op is reported as such, not as a failed cast.
 READ_SCHEMA = layout.EVENT_SCHEMA.set(2, pa.field("op", pa.int64()))
-BATCH_ROWS = 1 << 16
+BATCH_ROWS = 1 << 15
 _TERMS_SCHEMA = pa.schema([(name, pa.string()) for name in layout.TERM_COLUMNS])
 
 
@@ -64,9 +64,9 @@ def _batches(files: list[Path], batch_rows: int) -> Iterator[tuple[pa.Table, str
     for path in files:
         source = str(path)
         try:
-            reader = pq.ParquetFile(path)
+            reader = pq.ParquetFile(path, **STREAMING_READ)
             row = 0
-            for batch in reader.iter_batches(batch_size=batch_rows, columns=COLUMNS):
+            for batch in reader.iter_batches(batch_size=batch_rows, columns=COLUMNS, use_threads=False):
                 table = pa.Table.from_batches([batch])
                 try:
                     # Compatible types (int32 ts, int64 op, large_string or dictionary terms) become one schema.
@@ -249,7 +249,7 @@ class OpenStream:
         first_row, end_row = int(index.sizes[:first_event].sum()), index.triples
         kept, row = [], 0
         for path in self.files:
-            for batch in pq.ParquetFile(path).iter_batches(batch_size=self.batch_rows, columns=list(layout.TERM_COLUMNS)):
+            for batch in pq.ParquetFile(path, **STREAMING_READ).iter_batches(batch_size=self.batch_rows, columns=list(layout.TERM_COLUMNS), use_threads=False):
                 low, high = max(first_row - row, 0), min(end_row - row, batch.num_rows)
                 if high > low:
                     kept.append(pa.Table.from_batches([batch]).slice(low, high - low).cast(_TERMS_SCHEMA))

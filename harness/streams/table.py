@@ -173,7 +173,7 @@ class TermCache:
     classes, the entities of the current window) stay while memory stays under 2 x ``limit`` entries.
     """
 
-    def __init__(self, limit: int = 1 << 17) -> None:
+    def __init__(self, limit: int = 1 << 15) -> None:
         self.limit = limit
         self.young: dict[str, dict[str, str]] = {name: {} for name in TERM_COLUMNS}
         self.old: dict[str, dict[str, str]] = {name: {} for name in TERM_COLUMNS}

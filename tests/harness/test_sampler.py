@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from harness.bench.sampler import RssSampler
 
 
@@ -31,3 +33,30 @@ def test_no_count_gives_none():
     finally:
         sampler.stop()
     assert sampler.series and all(count is None for _, _, count in sampler.series)
+
+
+def test_a_limit_signalled_inside_a_gc_callback_is_signalled_again_not_lost():
+    """Hypothesis (and others) register gc callbacks; an exception raised in one is swallowed as unraisable."""
+    import gc
+    import signal
+    import sys
+
+    from harness.bench.sampler import CellLimit, RssSampler
+
+    frames = []
+
+    def callback(phase, info):
+        if not frames:
+            frames.append(sys._getframe())
+
+    gc.callbacks.append(callback)
+    try:
+        gc.collect()
+        sampler = RssSampler(0)
+        sampler._fired = CellLimit("timeout", "passed its time-out")
+        sampler._raise_limit(signal.SIGUSR2, frames[0])  # inside the callback: deferred, not raised
+        assert sampler._resend
+    finally:
+        gc.callbacks.remove(callback)
+    with pytest.raises(CellLimit):
+        sampler._raise_limit(signal.SIGUSR2, sys._getframe())  # in ordinary code: raised

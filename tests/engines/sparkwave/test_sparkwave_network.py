@@ -89,6 +89,18 @@ def test_class_links_above_the_query_s_classes_stay_when_type_triples_lead_on_to
     assert entailed in closed and entailed in set(Schema(schema).consequences((x("ann"), TYPE, x("C"))))
 
 
+def test_a_subproperty_of_rdf_type_links_to_the_rdf_type_node_when_rdf_type_has_a_superproperty():
+    # issue 21: isA ⊑ rdf:type ⊑ cat, A ⊑ C, pattern ?x :cat ?c. rdf:type is no target and has no domain, range or
+    # inverse, but (u isA A) must become (u a A) for the class node A to give (u a C), and so (u cat C)
+    schema = [(x("A"), SUBCLASS, x("C")), (x("isA"), SUBPROPERTY, TYPE), (TYPE, SUBPROPERTY, x("cat"))]
+    network = EpsilonNetwork(schema, [("?x", x("cat"), "?c")])
+    assert TYPE in network.properties[x("isA")].so_links
+    closed = {t for t, _ in network.closure((x("u"), x("isA"), x("A")))}
+    assert closed == set(Schema(schema).consequences((x("u"), x("isA"), x("A"))))
+    engine = SparkwaveEngine(query("?x :cat ?c", entailment="rdfs"), schema=schema)
+    assert set(engine.push(event(0, 0, (x("u"), x("isA"), x("A")))).added) == {(x("u"), x("A")), (x("u"), x("C"))}
+
+
 def test_without_links_of_rdf_type_a_class_no_pattern_tests_is_not_linked_to():
     network = EpsilonNetwork([(x("C"), SUBCLASS, x("D")), (x("D"), SUBCLASS, x("E"))], [("?i", TYPE, x("E"))])
     assert network.classes[x("C")].s_links == (x("E"),)  # flattened past D
@@ -114,9 +126,9 @@ def test_sparkwave_takes_no_options_and_names_the_ones_it_got():
 def test_static_data_never_widens_a_token_and_stream_triples_do():
     engine = SparkwaveEngine(query("?x :p ?y . ?y :q ?z"), static=[(x("a"), x("p"), x("b"))])
     engine.push(event(0, 5, (x("b"), x("q"), x("c"))))
-    (complete,) = [t for t in engine.wmes[(x("b"), x("q"), x("c"))].tokens]
-    assert (complete.start, complete.end) == (5, 5)
-    assert (complete.parent.start, complete.parent.end) == (INF, -INF)  # the static triple's token
+    partial, complete = (memory.rows for memory in engine.rete.beta_memories())
+    assert complete == {(x("a"), x("b"), x("c")): 5}  # each token's row and τ_start
+    assert partial == {(x("a"), x("b")): INF}  # the static triple's token
 
 
 def test_a_re_stamped_triple_refreshes_the_interval_instead_of_refusing_the_join():
@@ -125,8 +137,9 @@ def test_a_re_stamped_triple_refreshes_the_interval_instead_of_refusing_the_join
     engine.push(event(1, 3, (x("a"), x("p"), x("b"))))  # seen again: still in the window at ts 6
     delta = engine.push(event(2, 6, (x("b"), x("q"), x("c"))))
     assert delta.added == [(x("a"), x("b"), x("c"))]
-    (complete,) = engine.wmes[(x("b"), x("q"), x("c"))].tokens
-    assert (complete.start, complete.end) == (3, 6)
+    partial, complete = (memory.rows for memory in engine.rete.beta_memories())
+    assert complete == {(x("a"), x("b"), x("c")): 3}
+    assert partial == {(x("a"), x("b")): 3}  # refreshed along the chain
     assert engine.rete.stats()["tokens_refused"] == 0
 
 

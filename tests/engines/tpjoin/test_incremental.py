@@ -49,7 +49,7 @@ def test_sliding_expiry_removes_exactly_the_matches_of_the_leaving_triples(engin
     assert steps[3] == (set(), set())
     assert steps[4] == (set(), {mapping("t1", "d1", "x1"), mapping("t2", "d2", "x2")})
     assert engine.answers() == {}
-    assert engine.stats()["filed_keys"] == 0
+    assert engine.stats()["matches"] == 0
 
 
 @pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
@@ -62,7 +62,7 @@ def test_a_ground_pattern_takes_its_matches_away_when_its_triple_leaves(engine_c
     assert steps == run(reeval, events)
     assert steps[1][0] == {mapping("t1", "d1"), mapping("t2", "d2")}
     assert steps[2] == (set(), {mapping("t1", "d1"), mapping("t2", "d2")})  # hq open yes (0) left at 11
-    assert engine.stats()["filed_keys"] == 0
+    assert engine.stats()["matches"] == 0
 
 
 @pytest.mark.parametrize("engine_cls", ENGINES, ids=lambda c: c.name)
