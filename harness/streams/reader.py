@@ -40,7 +40,7 @@ from harness.streams.table import TermCache, check_column_types, check_rows, eve
 COLUMNS = list(layout.EVENT_SCHEMA.names)
 # op is read as int64 so that an out-of-range op is reported as such, not as a failed cast.
 READ_SCHEMA = layout.EVENT_SCHEMA.set(2, pa.field("op", pa.int64()))
-BATCH_ROWS = 1 << 15
+BATCH_ROWS = 1 << 13
 _TERMS_SCHEMA = pa.schema([(name, pa.string()) for name in layout.TERM_COLUMNS])
 
 
