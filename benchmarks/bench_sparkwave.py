@@ -42,7 +42,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--tail", type=int, default=400)
     parser.add_argument("--gc", choices=("on", "off"), default="on",
-                        help="off: CPython's cyclic collector disabled during the timed batches (how much of the cost it is)")
+                        help="off: CPython's cyclic collector disabled during the timed batches; to compare the "
+                             "two, benchmarks/sparkwave_gc_ab.py alternates them in one process")
     args = parser.parse_args()
     streams = {"leaf": read_stream(args.leaf), "closed": read_stream(args.closed)}
     variants = {"rdfs, leaf": ("leaf", "P1_offer_type.rq", "rdfs"), "none, leaf": ("leaf", "P1_offer_type.rq", "none"),

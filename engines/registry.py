@@ -3,8 +3,10 @@
 Names come from the in-tree table first, then the ``cgpm.engines`` entry points (Python engines),
 then the external engines' TOML descriptors on the search path (``engines.external.descriptor``).
 All are lazy: nothing is imported or started until an engine is asked for, so listing engines stays
-cheap and a broken engine package cannot stop the others from running. ``resolve`` is the one
-place every command turns what the user typed into an engine class.
+cheap and a broken engine package cannot stop the others from running: ``load_problem`` says why
+an engine does not load, ``loadable_engines`` are the ones that run when none is named, and only
+asking for a broken engine by name fails. ``resolve`` is the one place every command turns what the
+user typed into an engine class.
 """
 
 from __future__ import annotations
@@ -107,5 +109,19 @@ def resolve(reference: str | type) -> type:
     return engine_cls
 
 
+def load_problem(name: str) -> str | None:
+    """Why the registered engine ``name`` cannot be loaded (its import failed), or None when it loads."""
+    try:
+        get_engine(name)
+    except EngineError as error:
+        return str(error)
+    return None
+
+
+def loadable_engines() -> list[str]:
+    """The in-process engines that load: what a command runs when none is named (a broken plugin is left out, not fatal)."""
+    return [name for name in known_engines() if load_problem(name) is None]
+
+
 def all_engines() -> dict[str, type]:
-    return {name: get_engine(name) for name in known_engines()}
+    return {name: get_engine(name) for name in loadable_engines()}

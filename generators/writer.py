@@ -14,6 +14,7 @@ import shutil
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -140,8 +141,11 @@ def write_stream_spark(spark, spec: GeneratorSpec, out: str | Path, *, compressi
         raise
 
 
-def write_stream_local(spec: GeneratorSpec, out: str | Path, *, compression: str = "snappy") -> dict:
-    """The same stream directory made by the pure-Python twin, without Spark (for tests and small streams); local paths only."""
+def write_stream_local(spec: GeneratorSpec, out: str | Path, *, compression: str = "snappy",
+                       progress: Callable[[int, int], None] | None = None) -> dict:
+    """The same stream directory made by the pure-Python twin, without Spark (for tests and small streams); local paths only.
+
+    ``progress(rows_written, rows_in_all)`` is called after each batch written."""
     from generators.hadoop_fs import local_path
 
     if local_path(out) is None:
@@ -152,10 +156,15 @@ def write_stream_local(spec: GeneratorSpec, out: str | Path, *, compression: str
     started = time.perf_counter()
     try:
         unit_places = twin_places(spec)
+        total = stream_counts(spec, unit_places)["triples"] if progress is not None else 0
+        written = 0
         (temporary / "events").mkdir(parents=True)
         with pq.ParquetWriter(temporary / "events" / "part-00000.parquet", EVENT_SCHEMA, compression=compression) as writer:
             for batch in twin_batches(spec, unit_places):
                 writer.write_batch(batch)
+                written += batch.num_rows
+                if progress is not None:
+                    progress(written, total)
         return _finish(spec, temporary, out, unit_places, started)
     except BaseException:
         shutil.rmtree(temporary, ignore_errors=True)

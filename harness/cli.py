@@ -29,13 +29,29 @@ COMMANDS: dict[str, str] = {
 }
 
 
+FIRST_STEP = ("new here? start with `cgpm demo`: it generates a small LUBM stream, runs and verifies every engine on it "
+              "and prints a summary (about two minutes on two cores). Then `cgpm COMMAND --help`.")
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed_version
+
+    try:
+        return f"cgpm {installed_version('cgpm-bench')}"
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "cgpm (cgpm-bench, not installed: version unknown)"
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # argparse's usage errors also exit 2, in one line
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    parser = _Parser(prog="cgpm", description="Benchmark and verify continuous graph pattern matching engines.")
+    parser = _Parser(prog="cgpm", description="Benchmark and verify continuous graph pattern matching engines.",
+                     epilog=FIRST_STEP)
+    parser.add_argument("--version", action="version", version=version())
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, module in COMMANDS.items():
         if only is None or only == name:

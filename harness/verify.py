@@ -135,12 +135,20 @@ def _engine_steps(engine, stream, istream: bool) -> Iterator[tuple[int, set[Mapp
         yield event.index, held, list(delta.added), problems
 
 
-def _spark_oracle_answers(query: ContinuousQuery, stream: Stream, instants: list[int]):
-    """The Spark oracle on the active session (a local one when none is running)."""
+def _spark_oracle_answers(query: ContinuousQuery, stream, instants: list[int]):
+    """The Spark oracle on the active session (a local one when none is running), over the stream's directory when it has one."""
     from harness.spark import spark_session
     from oracles.spark import oracle_answers as history_answers
 
-    return history_answers(spark_session(app_name="cgpm verify"), query, in_memory(stream), instants)
+    spark = spark_session(app_name="cgpm verify")
+    directory = getattr(stream, "directory", None)
+    if directory is not None:
+        # a stream opened from disk is read by Spark's executors: the driver holds the answers, never the stream
+        from oracles.spark import oracle_answers_from_directory
+
+        return oracle_answers_from_directory(spark, query, str(directory), instants, max_events=stream.max_events,
+                                             validate=stream.validate)
+    return history_answers(spark, query, stream, instants)
 
 
 def in_memory(stream) -> Stream:

@@ -46,8 +46,14 @@ def windows(draw, kinds=("sliding", "event", "unbounded")) -> Window:
 
 
 @st.composite
-def streams(draw, *, deletions: bool = False, max_events: int = 14, static: bool = False, schema: bool = False) -> Stream:
-    """A small stream; with ``deletions`` some updates delete (present or absent triples), for unbounded windows."""
+def streams(
+    draw, *, deletions: bool = False, max_events: int = 14, static: bool = False, schema: bool = False,
+    type_links: bool = False,
+) -> Stream:
+    """A small stream; with ``deletions`` some updates delete (present or absent triples), for unbounded windows.
+
+    With ``schema``, a schema of ``schemas(type_links=type_links)``.
+    """
     count = draw(st.integers(1, max_events))
     ts = draw(st.integers(0, 3))
     events = []
@@ -66,23 +72,32 @@ def streams(draw, *, deletions: bool = False, max_events: int = 14, static: bool
             updates.append(Update(op, *triple))
         events.append(Event(index, ts, tuple(updates)))
     static_triples = tuple(draw(st.lists(triples, max_size=4))) if static else ()
-    schema_triples = tuple(draw(schemas())) if schema else ()
+    schema_triples = tuple(draw(schemas(type_links=type_links))) if schema else ()
     return Stream(tuple(events), static_triples, schema_triples, {})
 
 
 @st.composite
-def schemas(draw) -> list:
+def schemas(draw, *, type_links: bool = False) -> list:
+    """Up to four axioms of the six kinds; with ``type_links``, also one to three with rdf:type under or over a property."""
     rdfs = "http://www.w3.org/2000/01/rdf-schema#"
     owl = "http://www.w3.org/2002/07/owl#"
     axioms = st.one_of(
         st.tuples(st.sampled_from(CLASSES), st.just(f"<{rdfs}subClassOf>"), st.sampled_from(CLASSES)),
-        st.tuples(st.sampled_from(PREDICATES), st.just(f"<{rdfs}subPropertyOf>"), st.sampled_from(PREDICATES)),
+        # rdf:type under and over other properties (issue 21: a sub-property of rdf:type feeds the class hierarchy)
+        st.tuples(st.sampled_from(PREDICATES + [TYPE]), st.just(f"<{rdfs}subPropertyOf>"), st.sampled_from(PREDICATES + [TYPE])),
         st.tuples(st.sampled_from(PREDICATES), st.just(f"<{rdfs}domain>"), st.sampled_from(CLASSES)),
         st.tuples(st.sampled_from(PREDICATES), st.just(f"<{rdfs}range>"), st.sampled_from(CLASSES)),
         st.tuples(st.sampled_from(PREDICATES), st.just(f"<{owl}inverseOf>"), st.sampled_from(PREDICATES)),
         st.tuples(st.sampled_from(PREDICATES), st.just(TYPE), st.just(f"<{owl}SymmetricProperty>")),
     )
-    return draw(st.lists(axioms, max_size=4, unique=True))
+    drawn = draw(st.lists(axioms, max_size=4, unique=True))
+    if type_links:
+        link = st.one_of(
+            st.tuples(st.sampled_from(PREDICATES), st.just(f"<{rdfs}subPropertyOf>"), st.just(TYPE)),
+            st.tuples(st.just(TYPE), st.just(f"<{rdfs}subPropertyOf>"), st.sampled_from(PREDICATES)),
+        )
+        drawn += [axiom for axiom in draw(st.lists(link, min_size=1, max_size=3, unique=True)) if axiom not in drawn]
+    return drawn
 
 
 SHAPES = ("star", "chain", "cycle", "snowflake", "single")

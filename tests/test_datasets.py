@@ -6,7 +6,7 @@ L1-L7 and the 14 LUBM queries; NYC-taxi-like trips, one event per trip, with tax
 their FILTER variants; BSBM offers with Sparkwave's patterns P1-P3 under rdfs (seed 83 has a GB
 vendor and a GB producer among two each, so every pattern's extra join filters something), and
 the same offers with each product's closed types (``types=closed``) with the patterns' ``_fc``
-variants without entailment; LSBench (24 users around u984, every stream, the static graph) with
+variants without entailment; LSBench (24 users from u0, every stream, the static graph) with
 Q1-Q7; SNB (40 persons, events by message, the static graph) with TP-Join's queries and the short
 reads. Each query runs under a sliding window a quarter of the prefix long (three quarters for
 LSBench and half for SNB, whose likes come hours after what they like), so triples enter, stay
@@ -46,7 +46,7 @@ DATASETS = {
 # a stream made with other than the defaults: key -> (generator, seed, options)
 STREAM_SPECS = {"bsbm": ("bsbm", 83, ()), "bsbm-fc": ("bsbm", 83, (("types", "closed"),)),
                 "lsbench": ("lsbench", 3, (("days", 2),)), "snb": ("snb", 1, ())}
-FIRST_INDEX = {"lsbench": 970}  # users u970..u993: the queries' u984 and p984 are among them
+FIRST_INDEX: dict[str, int] = {}  # the first user or entity number of a dataset's stream (default 0: the queries' u0 and p0)
 WITH_STATIC = {"lsbench", "snb"}
 # the share of the prefix's time span a window covers, in quarters: social likes come hours after what they like
 WINDOW_QUARTERS = {"lsbench": 3, "snb": 2}

@@ -59,6 +59,8 @@ def test_reeval_equals_both_oracles(kind):
 @given(st.data())
 def test_reeval_equals_oracles_with_rdfs_entailment(data):
     window = data.draw(windows())
-    stream = data.draw(streams(deletions=window.kind == "unbounded", static=True, schema=True))
+    # half the schemas put rdf:type under or over other properties (issue 21)
+    stream = data.draw(streams(deletions=window.kind == "unbounded", static=True, schema=True,
+                               type_links=data.draw(st.booleans())))
     query = data.draw(queries(window, entailment="rdfs"))
     _check_against_oracles(query, stream)

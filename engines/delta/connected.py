@@ -22,13 +22,28 @@ Generalisations, all exact: stars on predicate variables; stars not reached thro
 graph (the generic variant on a query that is not var-connected) start from every complete
 record; ground patterns (generic variant) are checked as a triple match state before any star.
 Each run of Algorithm 7 is compiled once per seed pattern into a list of join steps.
+
+Layout (issue 22), exact because it holds the same sets: terms are ids (``engines.delta.terms``);
+a slot's value is one int (the other variable's id, both ids packed as ``a << 32 | b`` for a
+pattern with two other variables, 0 for none) and a slot holds one value as the int itself, a few
+as a tuple, many as a set. A star whose patterns all belong to another star (a leaf variable's
+star, e.g. ``?n`` of ``?x :name ?n``) keeps no list and takes no join step: every check it would
+make is made again by that other star on the same patterns with the same values, so only the
+lists of the maximal stars are kept (for equal pattern sets, the first variable's).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engines.delta.decompose import Star, ordered_array, overlap_graph, pattern_variables, star_decomposition
+from engines.delta.decompose import (
+    Star,
+    maximal_stars,
+    ordered_array,
+    overlap_graph,
+    pattern_variables,
+    star_decomposition,
+)
 from engines.delta.filtering import Check
 from engines.model.stream import INSERT, TriplePattern
 
@@ -36,41 +51,90 @@ from engines.model.stream import INSERT, TriplePattern
 GROUND_CHECK, CENTER_BOUND, CENTER_ANY, SLOT_CHECK, SLOT_EXPAND, FILTER = range(6)
 
 
+# a slot holding more values than this is a set; fewer, a tuple (a set of two values costs 216 bytes)
+SMALL_SLOT = 16
+PACK_SHIFT = 32  # term ids are below 2**32
+LOW_MASK = (1 << PACK_SHIFT) - 1
+
+
+def pack(values: Sequence[int]) -> int:
+    """One slot value for a pattern's other variables' ids: the id, two ids packed, or 0 for none."""
+    if len(values) == 1:
+        return values[0]
+    if len(values) == 2:
+        return values[0] << PACK_SHIFT | values[1]
+    return 0
+
+
+def slot_values(entries) -> Iterable[int]:
+    return (entries,) if type(entries) is int else entries
+
+
+def slot_holds(entries, value: int) -> bool:
+    if type(entries) is int:
+        return entries == value
+    return entries is not None and value in entries
+
+
 class StarList:
-    """The extended list of one star: central value -> [non-empty slot count, slot sets...]."""
+    """The extended list of one star: central id -> [non-empty slot count, slot, ...], a slot None, an int, a tuple or a set."""
+
+    __slots__ = ("size", "records", "complete")
 
     def __init__(self, star: Star) -> None:
         self.size = len(star.patterns)
-        self.records: dict[str, list] = {}
-        self.complete: set[str] = set()
+        self.records: dict[int, list] = {}
+        self.complete: set[int] = set()
 
-    def add(self, center: str, slot: int, values: tuple) -> None:
+    def add(self, center: int, slot: int, value: int) -> None:
         record = self.records.get(center)
         if record is None:
             record = self.records[center] = [0] + [None] * self.size
         entries = record[slot + 1]
         if entries is None:
-            entries = record[slot + 1] = set()
+            record[slot + 1] = value
             record[0] += 1
             if record[0] == self.size:
                 self.complete.add(center)
-        entries.add(values)
+        elif type(entries) is int:
+            if entries != value:
+                record[slot + 1] = (entries, value)
+        elif type(entries) is tuple:
+            if value not in entries:
+                record[slot + 1] = entries + (value,) if len(entries) < SMALL_SLOT else {*entries, value}
+        else:
+            entries.add(value)
 
-    def discard(self, center: str, slot: int, values: tuple) -> None:
+    def discard(self, center: int, slot: int, value: int) -> None:
+        """Remove a value the slot holds (the caller checked ``holds``)."""
         record = self.records[center]
         entries = record[slot + 1]
-        entries.discard(values)
-        if not entries:
+        if type(entries) is int:
             record[slot + 1] = None
             if record[0] == self.size:
                 self.complete.discard(center)
             record[0] -= 1
             if not record[0]:
                 del self.records[center]
+            return
+        if type(entries) is tuple:
+            left = tuple(v for v in entries if v != value)
+        else:
+            entries.discard(value)
+            if len(entries) > SMALL_SLOT // 2:
+                return
+            left = tuple(entries)  # a shrunken set goes back to the small layout
+        record[slot + 1] = left[0] if len(left) == 1 else left
 
-    def holds(self, center: str, slot: int, values: tuple) -> bool:
+    def holds(self, center: int, slot: int, value: int) -> bool:
         record = self.records.get(center)
-        return record is not None and record[slot + 1] is not None and values in record[slot + 1]
+        return record is not None and slot_holds(record[slot + 1], value)
+
+    def values(self) -> int:
+        return sum(
+            1 if type(entries) is int else len(entries)
+            for record in self.records.values() for entries in record[1:] if entries is not None
+        )
 
 
 class ConnectedEvaluator:
@@ -90,10 +154,10 @@ class ConnectedEvaluator:
         self.position = position
         self.ground = [j for j, p in enumerate(self.patterns) if not pattern_variables(p)]
         self.ground_state = 0
-        self.stars = star_decomposition(self.patterns, self.variables)
+        self.stars = maximal_stars(star_decomposition(self.patterns, self.variables))
         self.adjacent = overlap_graph(self.stars)
         self.lists = [StarList(star) for star in self.stars]
-        # pattern j -> its variables' positions, and (list, slot, centre index in binding, other indices)
+        # pattern j -> its variables' positions, and (list, slot, centre index in binding, other indices) per kept star
         self.pattern_vars = [tuple(position[v] for v in pattern_variables(p)) for p in self.patterns]
         self.placements: list[list[tuple[StarList, int, int, tuple[int, ...]]]] = [[] for _ in self.patterns]
         for star, star_list in zip(self.stars, self.lists):
@@ -140,13 +204,15 @@ class ConnectedEvaluator:
                     expands.append((slot, others))
             steps.extend(checks)
             for slot, others in expands:
-                known = tuple((k, i) for k, i in enumerate(others) if i in bound)
-                fresh = tuple((k, i) for k, i in enumerate(others) if i not in bound)
-                if fresh:
-                    steps.append((SLOT_EXPAND, index, slot, known, fresh))
-                    bound.update(i for _, i in fresh)
-                else:  # bound by an earlier expansion in this star
+                if all(i in bound for i in others):  # bound by an earlier expansion in this star
                     steps.append((SLOT_CHECK, index, slot, others))
+                    continue
+                # a packed value's part k is ``value >> shift & mask``: the top part of two, or all of one
+                parts = tuple((PACK_SHIFT if k == 0 and len(others) == 2 else 0, i) for k, i in enumerate(others))
+                known = tuple(part for part in parts if part[1] in bound)
+                fresh = tuple(part for part in parts if part[1] not in bound)
+                steps.append((SLOT_EXPAND, index, slot, known, fresh, LOW_MASK if len(others) == 2 else -1))
+                bound.update(others)
                 place_filters()
             place_filters()
         return steps
@@ -164,7 +230,8 @@ class ConnectedEvaluator:
                 kind = step[0]
                 if kind == SLOT_CHECK:
                     entries = records[step[1]][step[2] + 1]
-                    if tuple(summary[i] for i in step[3]) not in entries:
+                    value = pack([summary[i] for i in step[3]])
+                    if not (entries == value if type(entries) is int else value in entries):
                         return
                 elif kind == CENTER_BOUND:
                     star_list = lists[step[1]]
@@ -173,11 +240,11 @@ class ConnectedEvaluator:
                         return
                     records[step[1]] = star_list.records[centre]
                 elif kind == SLOT_EXPAND:
-                    _, index, slot, known, fresh = step
-                    for values in records[index][slot + 1]:
-                        if all(values[p] == summary[i] for p, i in known):
-                            for p, i in fresh:
-                                summary[i] = values[p]
+                    _, index, slot, known, fresh, mask = step
+                    for value in slot_values(records[index][slot + 1]):
+                        if all(value >> shift & mask == summary[i] for shift, i in known):
+                            for shift, i in fresh:
+                                summary[i] = value >> shift & mask
                             run(k + 1)
                     for _, i in fresh:
                         summary[i] = None
@@ -202,11 +269,15 @@ class ConnectedEvaluator:
 
     # ------------------------------------------------------------ Algorithms 5 and 6
 
+    def holds(self, matches: Sequence[tuple[int, tuple]]) -> bool:
+        """Whether the triple of ``matches`` is in the graph (every pattern it unifies with agrees)."""
+        return self._present(*matches[0])
+
     def _present(self, j: int, binding: tuple) -> bool:
         if not self.placements[j]:
             return bool(self.ground_state >> self.ground.index(j) & 1)
         star_list, slot, centre, others = self.placements[j][0]
-        return star_list.holds(binding[centre], slot, tuple(binding[i] for i in others))
+        return star_list.holds(binding[centre], slot, pack([binding[i] for i in others]))
 
     def _store(self, op: int, matches: Sequence[tuple[int, tuple]]) -> None:
         for j, binding in matches:
@@ -214,11 +285,11 @@ class ConnectedEvaluator:
                 bit = 1 << self.ground.index(j)
                 self.ground_state = self.ground_state | bit if op == INSERT else self.ground_state & ~bit
             for star_list, slot, centre, others in self.placements[j]:
-                values = tuple(binding[i] for i in others)
+                value = pack([binding[i] for i in others])
                 if op == INSERT:
-                    star_list.add(binding[centre], slot, values)
-                elif star_list.holds(binding[centre], slot, values):
-                    star_list.discard(binding[centre], slot, values)
+                    star_list.add(binding[centre], slot, value)
+                elif star_list.holds(binding[centre], slot, value):
+                    star_list.discard(binding[centre], slot, value)
 
     def _collect(self, matches: Sequence[tuple[int, tuple]]) -> set[tuple]:
         out: set[tuple] = set()
@@ -230,17 +301,13 @@ class ConnectedEvaluator:
         return out
 
     def apply(self, op: int, matches: Sequence[tuple[int, tuple]]) -> tuple[list[tuple], list[tuple]]:
-        present = self._present(*matches[0])
+        """An insert of a triple the graph lacks or a delete of one it has (the engine checks ``holds`` first)."""
         if op == INSERT:
-            if present:
-                return [], []
             self._store(op, matches)
             added = self._collect(matches)
             if self.keep_answers:
                 self.current |= added
             return list(added), []
-        if not present:
-            return [], []
         removed = self._collect(matches)
         self._store(op, matches)
         if self.keep_answers:
@@ -262,9 +329,7 @@ class ConnectedEvaluator:
         return {
             "star_records": sum(len(s.records) for s in self.lists),
             "star_complete": sum(len(s.complete) for s in self.lists),
-            "summary_values": sum(
-                len(entries) for s in self.lists for record in s.records.values() for entries in record[1:] if entries
-            ),
+            "summary_values": sum(s.values() for s in self.lists),
             "ground_patterns": len(self.ground),
             "kept_answers": len(self.current),
         }

@@ -19,6 +19,7 @@ the generic algorithm (Algorithms 5-7), which handles every shape.
 
 from __future__ import annotations
 
+import operator
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -46,22 +47,36 @@ def pattern_variables(pattern: TriplePattern) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def compile_matcher(pattern: TriplePattern) -> Callable[[Triple], tuple[str, ...] | None]:
-    """A function unifying a data triple with ``pattern``: the values of ``pattern_variables(pattern)``, or None."""
+def compile_matcher(pattern: TriplePattern, encode: Callable[[str], object] | None = None) -> Callable[[tuple], tuple | None]:
+    """A function unifying a data triple with ``pattern``: the values of ``pattern_variables(pattern)``, or None.
+
+    With ``encode``, the triple is one of term ids and each constant of ``pattern`` is compared as ``encode(constant)``.
+    """
     variables = pattern_variables(pattern)
-    constants = tuple((i, term) for i, term in enumerate(pattern) if not is_variable(term))
+    constants = tuple((i, term if encode is None else encode(term)) for i, term in enumerate(pattern) if not is_variable(term))
     first = {var: pattern.index(var) for var in variables}
     equal = tuple((i, first[term]) for i, term in enumerate(pattern) if is_variable(term) and first[term] != i)
     slots = tuple(first[var] for var in variables)
+    bind = operator.itemgetter(*slots) if len(slots) > 1 else lambda triple: tuple([triple[i] for i in slots])
+    if not equal and len(constants) == 2:  # the usual shape (one variable, two constants): unrolled
+        (a, term_a), (b, term_b) = constants
+        (slot,) = slots
 
-    def match(triple: Triple) -> tuple[str, ...] | None:
+        def match_two(triple: Triple) -> tuple | None:
+            if triple[a] != term_a or triple[b] != term_b:
+                return None
+            return (triple[slot],)
+
+        return match_two
+
+    def match(triple: Triple) -> tuple | None:
         for i, term in constants:
             if triple[i] != term:
                 return None
         for i, j in equal:  # a variable repeated in the pattern binds one value
             if triple[i] != triple[j]:
                 return None
-        return tuple(triple[i] for i in slots)
+        return bind(triple)
 
     return match
 
@@ -150,6 +165,19 @@ def star_decomposition(patterns: Sequence[TriplePattern], variables: Sequence[st
     return [
         Star(var, tuple(j for j, p in enumerate(patterns) if var in pattern_variables(p))) for var in variables
     ]
+
+
+def maximal_stars(stars: Sequence[Star]) -> list[Star]:
+    """The stars whose pattern set is in no other star's (the first of equal ones): the others' checks are theirs."""
+    kept = []
+    for k, star in enumerate(stars):
+        own = set(star.patterns)
+        if own and not any(
+            own < set(other.patterns) or (own == set(other.patterns) and m < k)
+            for m, other in enumerate(stars) if m != k
+        ):
+            kept.append(star)
+    return kept
 
 
 def overlap_graph(stars: Sequence[Star]) -> list[set[int]]:

@@ -29,36 +29,55 @@ top-level conjunct is tested as soon as the variables it reads are bound (inside
 component, or inside the join steps of Algorithms 5-7), the rest on full mappings, so a delta
 never holds a mapping the filter rejects and never misses one it accepts (``engines.delta.filtering``).
 Windows reach these engines through the window adapter
-(``engines.adapters``); the engines themselves take unbounded insert/delete streams only.
+(``engines.adapters``); the engines themselves take unbounded insert/delete streams only, and
+offer the adapter ``insert_arrival``/``delete_key`` so that it keeps a window of term ids.
+
+Terms are ids of one ``TermDictionary`` (``engines.delta.terms``), taken when a triple enters the
+graph and given back when it leaves; answers are turned back into terms only where they leave
+the engine (``_combine``), and FILTER conjuncts read decoded mappings. Only the triples some
+pattern unifies with are held, and of the static triples only those: the others change no answer.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable
 from itertools import product
 
 from common.errors import EngineError, StreamError
 from engines.delta.connected import ConnectedEvaluator
-from engines.delta.decompose import KIND_SIMPLE_STAR, compile_matcher, connected_variable_decomposition
-from engines.delta.filtering import compile_conjuncts, split_by_scope
+from engines.delta.decompose import (
+    KIND_SIMPLE_STAR,
+    connected_variable_decomposition,
+)
+from engines.delta.filtering import Check, compile_conjuncts, split_by_scope
 from engines.delta.ground import GroundEvaluator
 from engines.delta.star import SimpleStarEvaluator
-from engines.model.stream import DELETE, INSERT, ContinuousQuery, Delta, Event, Expr, Mapping, Triple, expr_variables
+from engines.delta.terms import TermDictionary
+from engines.delta.unify import PatternIndex
+from engines.model.stream import (
+    DELETE,
+    INSERT,
+    ContinuousQuery,
+    Delta,
+    Event,
+    Expr,
+    Mapping,
+    Term,
+    Triple,
+    expr_variables,
+)
 from engines.protocol import Capabilities
 
 CAPABILITIES = Capabilities(
     windows=frozenset({"unbounded"}), deletions=True, entailment=frozenset({"none"}), static=True, filters=True
 )
 
+Key = tuple[int, int, int]  # a held triple's term ids
+
 
 def _unique(patterns) -> tuple:
     return tuple(dict.fromkeys(patterns))  # a BGP is a set of patterns
-
-
-def _connected(variables, patterns, filters: list[Expr], keep_answers: bool) -> ConnectedEvaluator:
-    conjuncts = [(frozenset(expr_variables(e)), compile_conjuncts([e], variables)) for e in filters]
-    return ConnectedEvaluator(variables, patterns, accept_conjuncts=conjuncts, keep_answers=keep_answers)
 
 
 class DeltaEngine:
@@ -75,14 +94,35 @@ class DeltaEngine:
             raise EngineError(f"engine {self.name!r} does not support entailment {query.entailment!r}")
         self.query = query
         self.variables = query.variables
+        self.dictionary = TermDictionary()
         patterns = _unique(query.patterns)
         self.components = self._build(patterns, query.filters)
-        self._index_patterns()
-        self.static = frozenset(static)
+        self.whole = len(self.components) == 1 and self.components[0][1] == tuple(range(len(self.variables)))
+        # patterns by predicate id, for unification on ids; pins the query's constants
+        self.index = PatternIndex([evaluator.patterns for evaluator, _ in self.components], self.dictionary)
+        self._matches = self.index.matches
+        self.static: set[Key] = set()  # the static triples some pattern unifies with
+        self.static_count = 0
         self.started = False
-        self.counts = Counter()
-        for triple in self.static:
+        # the open event's answers -> held before it (first change seen), and held now
+        self.before: dict[Mapping, bool] = {}
+        self.after: dict[Mapping, bool] = {}
+        self.updates = 0  # updates to a non-static triple
+        self.static_updates_ignored = 0
+        for triple in dict.fromkeys(static):
+            self.static_count += 1
             self._load(triple)
+
+    def _decoded(self, check: Check | None) -> Check | None:
+        """``check`` (over terms) on a mapping of term ids."""
+        if check is None:
+            return None
+        decode = self.dictionary.decode
+        return lambda mapping: check(decode(mapping))
+
+    def _connected(self, variables, patterns, filters: list[Expr], keep_answers: bool) -> ConnectedEvaluator:
+        conjuncts = [(frozenset(expr_variables(e)), self._decoded(compile_conjuncts([e], variables))) for e in filters]
+        return ConnectedEvaluator(variables, patterns, accept_conjuncts=conjuncts, keep_answers=keep_answers)
 
     def _build(self, patterns, filters) -> list:
         """The evaluators, each with the positions of its variables in the query's variable order."""
@@ -90,7 +130,7 @@ class DeltaEngine:
         if self.generic:
             local, top = split_by_scope(filters, [self.variables])
             self.top_filter = compile_conjuncts(top, self.variables)
-            return [(_connected(self.variables, patterns, local[0], False), tuple(range(len(self.variables))))]
+            return [(self._connected(self.variables, patterns, local[0], False), tuple(range(len(self.variables))))]
         ground, parts = connected_variable_decomposition(patterns, self.variables)
         local, top = split_by_scope(filters, [part.variables for part in parts])
         self.top_filter = compile_conjuncts(top, self.variables)
@@ -98,64 +138,123 @@ class DeltaEngine:
         components: list = [(GroundEvaluator(ground), ())] if ground else []
         for part, own in zip(parts, local):
             if part.kind == KIND_SIMPLE_STAR:
-                evaluator = SimpleStarEvaluator(part.variables[0], part.patterns, compile_conjuncts(own, part.variables))
+                accept = self._decoded(compile_conjuncts(own, part.variables))
+                evaluator = SimpleStarEvaluator(part.variables[0], part.patterns, accept)
             else:
-                evaluator = _connected(part.variables, part.patterns, own, keep_answers=several)
+                evaluator = self._connected(part.variables, part.patterns, own, keep_answers=several)
             components.append((evaluator, tuple(position[v] for v in part.variables)))
         return components
 
-    def _index_patterns(self) -> None:
-        """Patterns by constant predicate (and a list for variable predicates), for unification."""
-        self.by_predicate: dict[str, list] = defaultdict(list)
-        self.any_predicate: list = []
-        for number, (evaluator, _) in enumerate(self.components):
-            for j, pattern in enumerate(evaluator.patterns):
-                entry = (number, j, compile_matcher(pattern))
-                if pattern[1][0] == "?":
-                    self.any_predicate.append(entry)
-                else:
-                    self.by_predicate[pattern[1]].append(entry)
-
     # ------------------------------------------------------------ applying updates
 
-    def _matches(self, triple: Triple) -> dict[int, list]:
-        """Component number -> the (pattern, binding) pairs ``triple`` unifies with."""
-        matches: dict[int, list] = {}
-        for number, j, match in (*self.by_predicate.get(triple[1], ()), *self.any_predicate):
-            binding = match(triple)
-            if binding is not None:
-                matches.setdefault(number, []).append((j, binding))
-        return matches
+    def _lookup(self, s: Term, p: Term, o: Term) -> tuple:
+        ids = self.dictionary.ids
+        return ids.get(s), ids.get(p), ids.get(o)
 
     def _load(self, triple: Triple) -> None:
         """Add a static triple to the components: nothing has been reported yet, so no full answer is formed
-        (the first event's delta takes the static-only answers from ``_all_answers``)."""
+        (the first event's delta takes the static-only answers from ``_all_answers``); its terms stay pinned."""
+        key = self._lookup(*triple)
+        matches = self._matches(key)
+        if not matches or key in self.static:
+            return
+        key = self.dictionary.take(key, *triple)
+        matches = self.index.taken_matches(key, matches)
+        if not matches:  # two new terms only seemed equal
+            self.dictionary.give_back(key)
+            return
+        self.static.add(key)
         components = self.components
-        for number, found in self._matches(triple).items():
+        for number, found in matches.items():
             components[number][0].apply(INSERT, found)
 
-    def _apply(self, op: int, triple: Triple) -> Iterable[tuple[int, Mapping]]:
-        """Apply one update; yield the raw (+1/-1, answer) changes, component by component."""
-        matches = self._matches(triple)
-        for number in sorted(matches):
+    def insert_arrival(self, s: Term, p: Term, o: Term) -> tuple[Key, bool] | None:
+        """Insert a triple: its ids and whether it was already held, or None when no pattern unifies or it is static."""
+        dictionary = self.dictionary
+        ids = dictionary.ids
+        key = (ids.get(s), ids.get(p), ids.get(o))
+        if key in self.static:
+            self.static_updates_ignored += 1
+            return None
+        self.updates += 1
+        matches = self._matches(key)
+        if not matches:
+            return None
+        if None in key:  # a new term: the triple is not held
+            key = dictionary.take(key, s, p, o)
+            if self.index.repeats_a_variable or len(matches) > 1:
+                matches = self.index.taken_matches(key, matches)
+                if not matches:  # two new terms only seemed equal
+                    self.dictionary.give_back(key)
+                    return None
+            else:  # one component: bind its pairs to the ids in place
+                ((number, found),) = matches.items()
+                positions = self.index.positions[number]
+                matches[number] = [(j, tuple([key[i] for i in positions[j]])) for j, _ in found]
+        else:
+            number = next(iter(matches))
+            if self.components[number][0].holds(matches[number]):
+                return key, True
+            uses = dictionary.uses
+            uses[key[0]] += 1
+            uses[key[1]] += 1
+            uses[key[2]] += 1
+        self._apply(INSERT, matches)
+        return key, False
+
+    def delete_key(self, key: tuple) -> None:
+        """Delete the triple of ids ``key`` (a None id: a term the engine does not hold, so the triple is absent)."""
+        if key in self.static:
+            self.static_updates_ignored += 1
+            return
+        self.updates += 1
+        if None in key:
+            return
+        matches = self._matches(key)
+        if not matches:
+            return
+        number = next(iter(matches))
+        if not self.components[number][0].holds(matches[number]):
+            return
+        self._apply(DELETE, matches)
+        self.dictionary.give_back(key)
+
+    def _apply(self, op: int, matches: dict[int, list]) -> None:
+        """Apply one update the graph does not have yet (insert) or has (delete), component by component,
+        recording each step's exact change of the product in the open event's changes."""
+        before, after = self.before, self.after
+        for number in sorted(matches) if len(matches) > 1 else matches:
             added, removed = self.components[number][0].apply(op, matches[number])
-            for sign, changed in ((INSERT, added), (DELETE, removed)):
-                if changed:
-                    for answer in self._combine(number, changed):
-                        yield sign, answer
+            if added:
+                for answer in self._combine(number, added):
+                    before.setdefault(answer, False)
+                    after[answer] = True
+            if removed:
+                for answer in self._combine(number, removed):
+                    before.setdefault(answer, True)
+                    after[answer] = False
+
+    def _decode_all(self, partials: Iterable[tuple]) -> list[tuple]:
+        terms = self.dictionary.terms
+        return [tuple([terms[number] for number in partial]) for partial in partials]
 
     def _combine(self, number: int, partials: list[tuple]) -> Iterable[Mapping]:
         """Full mappings: component ``number``'s changed answers times the others' current ones (Algorithm 3)."""
         components = self.components
-        if len(components) == 1 and components[0][1] == tuple(range(len(self.variables))):
-            pools, slots = [partials], [components[0][1]]
+        if self.whole:  # one component in the query's variable order: its answers are the full mappings
+            terms, accept = self.dictionary.terms, self.top_filter
+            for partial in partials:
+                full = tuple([terms[number] for number in partial])
+                if accept is None or accept(full):
+                    yield full
+            return
         else:
             # one empty component empties the product: ask every other one first, materialise none before
             if not all(evaluator.has_answers() for index, (evaluator, _) in enumerate(components) if index != number):
                 return
             pools, slots = [], []
             for index, (evaluator, positions) in enumerate(components):
-                pools.append(partials if index == number else list(evaluator.answer_tuples()))
+                pools.append(self._decode_all(partials if index == number else evaluator.answer_tuples()))
                 slots.append(positions)
         accept = self.top_filter
         width = len(self.variables)
@@ -167,33 +266,41 @@ class DeltaEngine:
             if accept is None or accept(full):
                 yield tuple(full)
 
-    def push(self, event: Event) -> Delta:
-        before: dict[Mapping, bool] = {}  # answer -> held before the event (first change seen)
-        after: dict[Mapping, bool] = {}
+    def open_event(self) -> None:
+        """Start an event's changes; the first event starts from the static-only answers (nothing was reported before)."""
+        self.before, self.after = {}, {}
         if not self.started:
             self.started = True
-            for answer in self._all_answers():  # static-only answers: nothing was reported before
-                before[answer] = False
-                after[answer] = True
-        for update in event.updates:
-            if update.op not in (INSERT, DELETE):
-                raise StreamError(f"event {event.index}: update op must be +1 or -1, got {update.op!r}")
-            triple = (update.s, update.p, update.o)
-            if triple in self.static:
-                self.counts["static_updates_ignored"] += 1
-                continue
-            self.counts["updates"] += 1
-            for sign, answer in self._apply(update.op, triple):
-                before.setdefault(answer, sign == DELETE)
-                after[answer] = sign == INSERT
+            for answer in self._all_answers():
+                self.before[answer] = False
+                self.after[answer] = True
+
+    def close_event(self) -> Delta:
+        """The open event's changes, netted: an answer added then removed within the event is in neither list."""
+        before, after = self.before, self.after
+        self.before, self.after = {}, {}
         return Delta(
             added=[a for a, held in after.items() if held and not before[a]],
             removed=[a for a, held in after.items() if not held and before[a]],
         )
 
+    def push(self, event: Event) -> Delta:
+        self.open_event()
+        insert, delete, ids = self.insert_arrival, self.delete_key, self.dictionary.ids
+        for update in event.updates:
+            if update.op == INSERT:
+                insert(update.s, update.p, update.o)
+            elif update.op == DELETE:
+                delete((ids.get(update.s), ids.get(update.p), ids.get(update.o)))
+            else:
+                raise StreamError(f"event {event.index}: update op must be +1 or -1, got {update.op!r}")
+        if not self.after:  # nothing changed (before has the same answers)
+            return Delta([], [])
+        return self.close_event()
+
     def _all_answers(self) -> Iterable[Mapping]:
         components = self.components
-        pools = [list(evaluator.answer_tuples()) for evaluator, _ in components]
+        pools = [self._decode_all(evaluator.answer_tuples()) for evaluator, _ in components]
         width = len(self.variables)
         for combination in product(*pools):
             full = [None] * width
@@ -207,14 +314,14 @@ class DeltaEngine:
         return Counter(self._all_answers()) if self.started else Counter()
 
     def stats(self) -> dict[str, int]:
-        totals: Counter = Counter({"components": len(self.components), "static_triples": len(self.static)})
+        totals: Counter = Counter({"components": len(self.components), "static_triples": self.static_count,
+                                   "terms": len(self.dictionary)})
         for evaluator, _ in self.components:
             totals.update(evaluator.stats())
-        totals.update(self.counts)
+        totals.update(updates=self.updates, static_updates_ignored=self.static_updates_ignored)
         return dict(totals)
 
 
 class DeltaGenericEngine(DeltaEngine):
     name = "delta-generic"
     generic = True
-

@@ -13,6 +13,7 @@ from engines.delta.decompose import (
     KIND_SIMPLE_STAR,
     OUTSIDE,
     connected_variable_decomposition,
+    maximal_stars,
     overlap_graph,
     query_class,
     star_decomposition,
@@ -58,6 +59,7 @@ def _stars(variables, patterns) -> dict:
             {"central": star.central, "patterns": [_pattern_text(patterns[j]) for j in star.patterns]} for star in stars
         ],
         "overlap_edges": [[stars[a].central, stars[b].central] for a in range(len(stars)) for b in sorted(adjacent[a]) if a < b],
+        "lists_kept": [star.central for star in maximal_stars(stars)],
         "replicated_patterns": sorted(
             {_pattern_text(patterns[j]) for star in stars for j in star.patterns if sum(j in s.patterns for s in stars) > 1}
         ),
@@ -141,6 +143,8 @@ def explain_text(info: dict) -> str:
         lines.extend(f"    {p}" for p in part["patterns"])
         for star in part.get("stars", ()):
             lines.append(f"  star of {star['central']}: " + " . ".join(star["patterns"]))
+        if "lists_kept" in part:
+            lines.append(f"  star lists kept: {' '.join(part['lists_kept'])} (a star inside another keeps none)")
         if "overlap_edges" in part:
             edges = ", ".join(f"{a}-{b}" for a, b in part["overlap_edges"]) or "(none)"
             lines.append(f"  overlapping-subqueries graph: {edges}")

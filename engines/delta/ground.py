@@ -38,6 +38,9 @@ class GroundEvaluator:
             return [], [()]
         return [], []
 
+    def holds(self, matches: Sequence[tuple[int, tuple]]) -> bool:
+        return bool(self.state >> matches[0][0] & 1)
+
     def answer_tuples(self) -> Iterable[tuple]:
         return [()] if self.complete else []
 

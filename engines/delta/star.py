@@ -48,6 +48,11 @@ class SimpleStarEvaluator:
                 removed.append((center,))
         return added, removed
 
+    def holds(self, matches: Sequence[tuple[int, tuple]]) -> bool:
+        """Whether the triple of ``matches`` is in the graph: its first pattern's bit at its centre."""
+        index, (center,) = matches[0]
+        return bool(self.records.get(center, 0) >> index & 1)
+
     def answer_tuples(self) -> Iterable[tuple]:
         return ((center,) for center in self.complete)
 

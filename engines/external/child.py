@@ -79,8 +79,10 @@ def excerpt(line: bytes) -> str:
 class Child:
     """The running command of one engine instance; ``lines`` holds the complete lines it wrote and nobody read yet."""
 
-    def __init__(self, name: str, command: tuple[str, ...], directory, stderr_path: str | None = None) -> None:
+    def __init__(self, name: str, command: tuple[str, ...], directory, stderr_path: str | None = None,
+                 limits_in: str | None = None) -> None:
         self.name = name
+        self.limits_in = limits_in  # where its time-outs are set (its descriptor), named when one kills it
         # a stderr file of our own is removed at close unless the engine failed, when the error message points to it
         self._own_stderr = stderr_path is None
         self._failed = False
@@ -141,8 +143,10 @@ class Child:
             self._buffer = bytearray(rest)
         return True
 
-    def wait(self, outgoing: bytearray, timeout_s: float, awaiting: str, limit_s: float | None = None) -> None:
-        """Write some of ``outgoing`` and read what is there, waiting at most ``timeout_s`` for either to move."""
+    def wait(self, outgoing: bytearray, timeout_s: float, awaiting: str, limit_s: float | None = None,
+             limit: str = "event_timeout_s") -> None:
+        """Write some of ``outgoing`` and read what is there, waiting at most ``timeout_s`` for either to move;
+        ``limit`` names the descriptor's setting that ``limit_s`` (else ``timeout_s``) comes from."""
         events = selectors.EVENT_READ
         self._selector.register(self._out, events)
         if outgoing:
@@ -154,7 +158,9 @@ class Child:
             if outgoing:
                 self._selector.unregister(self._in)
         if not ready:
-            self.fail(f"sent nothing for {limit_s or timeout_s:g}s while {awaiting} was owed (hung?); it was killed")
+            where = f" in {self.limits_in}" if self.limits_in else ""
+            self.fail(f"sent nothing for {limit_s or timeout_s:g}s while {awaiting} was owed (hung?, or slower than its "
+                      f"limit {limit} = {limit_s or timeout_s:g}: raise it{where}); it was killed")
         for key, _ in ready:
             if key.fd == self._in:
                 try:
@@ -176,12 +182,13 @@ class Child:
             f"was killed by signal {-code}" if code is not None else "closed its output"
         self.fail(f"{how} before {awaiting}")
 
-    def next_line(self, timeout_s: float, awaiting: str, outgoing: bytearray | None = None) -> bytes:
+    def next_line(self, timeout_s: float, awaiting: str, outgoing: bytearray | None = None,
+                  limit: str = "event_timeout_s") -> bytes:
         """The next line the child writes (after ``outgoing`` is sent), within ``timeout_s``; ``awaiting`` names it."""
         outgoing = outgoing if outgoing is not None else bytearray()
         deadline = time.monotonic() + timeout_s
         while not self.lines:
-            self.wait(outgoing, max(0.0, deadline - time.monotonic()), awaiting, timeout_s)
+            self.wait(outgoing, max(0.0, deadline - time.monotonic()), awaiting, timeout_s, limit)
         return self.lines.popleft()
 
     def send(self, message: bytes, timeout_s: float) -> None:
@@ -189,7 +196,8 @@ class Child:
         outgoing = bytearray(message)
         deadline = time.monotonic() + timeout_s
         while outgoing:
-            self.wait(outgoing, max(0.0, deadline - time.monotonic()), "reading its start message", timeout_s)
+            self.wait(outgoing, max(0.0, deadline - time.monotonic()), "reading its start message", timeout_s,
+                      "startup_timeout_s")
 
     def close(self, kill: bool = False) -> None:
         """End the child: close its input and give it a moment to exit (at once with ``kill``)."""

@@ -44,16 +44,18 @@ class ExternalEngine:
             raise EnvironmentProblem(reason)
         self.query = query
         self.width = len(query.variables)
-        self._child = child = Child(descriptor.name, descriptor.command, descriptor.directory, stderr_path)
+        self._child = child = Child(descriptor.name, descriptor.command, descriptor.directory, stderr_path,
+                                    limits_in=str(descriptor.path))
         self.process, self.child_pid, self.stderr_path = child.process, child.pid, child.stderr_path
         self._hello(descriptor)
         child.send(wire.start_message(query, tuple(static), tuple(schema), options), descriptor.startup_timeout_s)
-        self._message(child.next_line(descriptor.startup_timeout_s, "its answer to start"), "ready")
+        self._message(child.next_line(descriptor.startup_timeout_s, "its answer to start", limit="startup_timeout_s"), "ready")
 
     # ---------------------------------------------------------------- start-up
 
     def _hello(self, descriptor: Descriptor) -> None:
-        hello = self._message(self._child.next_line(descriptor.startup_timeout_s, "its hello"), "hello")
+        hello = self._message(self._child.next_line(descriptor.startup_timeout_s, "its hello", limit="startup_timeout_s"),
+                              "hello")
         if hello.get("protocol") != wire.PROTOCOL_VERSION:
             self._child.fail(f"speaks protocol {hello.get('protocol')!r}, the harness speaks {wire.PROTOCOL_VERSION}")
         try:

@@ -1,7 +1,8 @@
 """Window specifications read from the command line and from RSP-QL durations, always to whole milliseconds.
 
 ``sliding:RANGE:SLIDE``, ``tumbling:RANGE``, ``event`` and ``unbounded``; a duration is a whole
-number of milliseconds, or a number with ``ms``, ``s``, ``min`` or ``h``. RSP-QL's ISO 8601
+number of milliseconds, or a number with ``ms``, ``s``, ``min``, ``h`` or ``d`` (a day of stream time,
+24 h: streams of social networks span weeks). RSP-QL's ISO 8601
 durations (``PT10S``, ``PT1M30S``, ``PT0.5S``) are read by ``parse_iso_duration``.
 """
 
@@ -13,8 +14,9 @@ from decimal import Decimal, InvalidOperation
 from common.errors import WindowError
 from engines.model.stream import Window
 
-_UNITS_MS = {"ms": 1, "s": 1000, "min": 60_000, "h": 3_600_000}
-_DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|min|h)?\s*")
+_UNITS_MS = {"ms": 1, "s": 1000, "min": 60_000, "h": 3_600_000, "d": 86_400_000}
+_DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|min|h|d)?\s*")
+DURATION_UNITS = "ms, s, min, h or d"
 _ISO = re.compile(r"P(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?", re.I)
 
 WINDOW_FORMS = "sliding:RANGE:SLIDE, tumbling:RANGE, event or unbounded"
@@ -27,12 +29,12 @@ def _whole_ms(amount: Decimal, text: str) -> int:
 
 
 def parse_duration(text: str) -> int:
-    """Milliseconds in ``text`` (``250``, ``250ms``, ``5s``, ``2min``, ``1h``, or ISO ``PT5S``)."""
+    """Milliseconds in ``text`` (``250``, ``250ms``, ``5s``, ``2min``, ``1h``, ``7d``, or ISO ``PT5S``)."""
     if text.upper().startswith("P"):
         return parse_iso_duration(text)
     match = _DURATION.fullmatch(text)
     if match is None:
-        raise WindowError(f"bad duration {text!r}: expected milliseconds or a number with ms, s, min or h")
+        raise WindowError(f"bad duration {text!r}: expected milliseconds or a number with {DURATION_UNITS}")
     amount = Decimal(match.group(1)) * _UNITS_MS[match.group(2) or "ms"]
     return _whole_ms(amount, text)
 

@@ -43,6 +43,12 @@ Where the code departs from the paper, and why:
    any position, repeated variables in one pattern (α tests), disconnected patterns, and
    generalized triples inside the ε-network (``x p "v"`` with p inverse of q and q ranged entails
    a type for x, as the oracle's RDFS regime does).
+10. One clock. The paper keeps the window bounds per token (section 3.5: each token's interval is
+   tested against its own pattern's window), so that one join node can serve queries with
+   different windows. Here tokens keep their ``τ_start``, and the bound they are tested against is
+   one ``beta.Clock`` for the whole network (the window's start at the current instant, set by the
+   engine before each event's joins): one engine serves one query with one window, so every token
+   would be tested against the same bound, and one clock gives the same answers.
 """
 
 from engines.sparkwave.engine import SparkwaveEngine

@@ -166,10 +166,12 @@ class EpsilonNetwork:
         )
         # hierarchy links lead only to nodes that do something beyond the hierarchy (flattening)
         useful_classes = {c for kind, c in kept if kind == CLASS and ((CLASS, c) in goal or type_has_links)}
+        # rdf:type's node also feeds the class nodes (rdfs9), so a link to it is useful whenever it has links of its
+        # own, a super-property among them: ``isA ⊑ rdf:type ⊑ cat`` needs ``x rdf:type A`` to reach A's superclasses
         useful_properties = {
             p for kind, p in kept if kind == PROPERTY and (
                 (PROPERTY, p) in goal or axioms.domain.get(p) or axioms.range.get(p) or axioms.inverse.get(p)
-                or p in axioms.symmetric
+                or p in axioms.symmetric or (p == RDF_TYPE and type_has_links)
             )
         }
         self.properties: dict[str, EpsilonNode] = {}

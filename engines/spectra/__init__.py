@@ -24,8 +24,12 @@ Where the code departs from the paper, and why:
    Here every summarised triple stays in its view until it leaves the window, and the views play
    the final views' part, so every match that later events complete is found.
 5. Sibling lists. The paper records joined (s, o) pairs as flat sibling-tuple lists with ordinal
-   numbers, extracted by DFS. Here a match is stored once as its full encoded mapping and filed
-   under each of its rows (one hash index per pattern): the same relationship, looked up by hash.
+   numbers, one ordinal per join-attribute value, and follows them to the matches an evicted pair
+   invalidates. Here the siblings of a row are the rows the views' multimaps file under the same
+   join values, so the matches an evicted row invalidates are found by joining it through the
+   views before it leaves (never by re-evaluating the window); matches are not stored. The paper's
+   first test, whether the pair has siblings at all, is a count of current matches per value of
+   one anchor variable per pattern (``siblings``): a row whose value no match has seeds no join.
 6. Join order. The paper re-orders the joins at every event from the views' cardinalities; here
    the greedy order is recomputed whenever a view's size crosses a power of two, which follows
    the cardinalities without paying for the search on every one-triple event.
@@ -33,7 +37,11 @@ Where the code departs from the paper, and why:
    triple holds them, so the dictionary follows the window rather than the whole stream.
 8. S-Rev re-runs the joins after every event, as the paper's does; ``spectra-rev-onchange``
    (option ``reevaluate="on-change"``) skips the events that change no view, beyond the paper.
-9. Generality beyond the paper: variable predicates, constants in any position, a variable
+9. Memory layout (issue 22). The timelist holds each occurrence as three ids in flat arrays;
+   whether a triple is in the window is read from the views, so the window is held once, as rows;
+   a view indexes only the positions a join can probe (its join variables), and a multimap
+   bucket is a tuple until it outgrows ``views.SMALL``. None of this changes what is matched.
+10. Generality beyond the paper: variable predicates, constants in any position, a variable
    repeated inside one pattern, disconnected patterns (cross products), FILTERs (atomic ones are
    pushed into GraphSummary, the rest applied to full mappings), static data (rows that never
    expire), event windows (the current event alone) and tumbling windows (slide = range).

@@ -8,11 +8,16 @@ not seed from S. Joining
 the event's own partial matches with the window's views this way is IncQueryProc; when the
 event alone completes a match it is QueryProc; one code path does both.
 
-Expired matches (``refresh``). Every match is indexed under each of its rows (the paper's sibling
-lists: a match is an ordinal number and its rows are siblings of each other). When a row
-leaves, exactly the matches filed under it are invalidated and unfiled from their other
-rows; nothing is re-evaluated. A full mapping determines its row in every pattern, so this
-index is exact under set semantics.
+Expired matches (``refresh``, Alg. 4). The paper finds the matches an evicted triple invalidates
+by following its sibling relationships: siblings are the rows with the same values for the join
+attributes, which is exactly how the views' multimaps file rows. So the evicted rows of pattern j
+seed the same join as new rows do, through the multimaps, before they are removed from view j: what
+it finds are exactly the matches that hold one of them, and nothing else is looked at (the window
+is not re-evaluated). A match holding evicted rows of several patterns is found once, in the pass
+of the first of them, since its row leaves view j right after that pass. Rows that are in no
+current match (``siblings.MatchedValues``: the paper's ``sibling(q) = ∅``) seed nothing. No match
+is stored: the state is the window's rows, once, and a count per matched anchor value (a stored
+match, filed under each of its rows, cost more than the triples it joins).
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from engines.model.stream import NO_CHANGE, ContinuousQuery, Delta, Event, Mappi
 from engines.protocol import Capabilities, check_supported
 from engines.spectra.conductor import QueryConductor, reject_options
 from engines.spectra.joins import seed_partials
-from engines.spectra.summary import row_getter
+from engines.spectra.siblings import MatchedValues
 from engines.spectra.views import size_of
 
 SPECTRA_CAPABILITIES = Capabilities(
@@ -51,44 +56,42 @@ class SpectraEngine:
         check_supported(type(self), query, has_static=False)
         self.query = query
         self.conductor = QueryConductor(query, static, self.name)
-        shapes = self.conductor.shapes
-        self.matches: set[tuple[int, ...]] = set()
-        # siblings[j][row]: the matches whose row in pattern j is ``row``.
-        self.siblings: list[dict] = [{} for _ in shapes]
-        self.row_of_match = [row_getter(shape.row_variables) for shape in shapes]
-        # for a row leaving pattern j: the other patterns to unfile its matches from
-        self._other_rows = [
-            [(other, self.row_of_match[other]) for other in range(len(shapes)) if other != j] for j in range(len(shapes))
-        ]
+        self.match_count = 0  # |M(τ)|, for stats: the matches themselves are not kept
+        self.matched = MatchedValues(self.conductor.shapes)
 
     def push(self, event: Event) -> Delta:
         new_rows, evicted = self.conductor.advance(event)
         if not (new_rows or evicted):
             return NO_CHANGE
-        removed = self._invalidate(evicted) if evicted else []
+        removed = self._retract(evicted) if evicted else []
         added = self._extend(new_rows) if new_rows else []
         if not (added or removed):
             return NO_CHANGE
+        self.match_count += len(added) - len(removed)
+        if added:
+            self.matched.enter(added)
         decode = self.conductor.decode
         return Delta(added=[decode(m) for m in added], removed=[decode(m) for m in removed])
 
-    def _invalidate(self, evicted: list) -> list[tuple[int, ...]]:
+    def _retract(self, evicted: dict[int, list]) -> list[tuple[int, ...]]:
+        conductor = self.conductor
+        views, planner, shapes = conductor.views, conductor.planner, conductor.shapes
         removed = []
-        siblings, matches, others = self.siblings, self.matches, self._other_rows
-        for j, row in evicted:
-            affected = siblings[j].pop(row, None)
-            if not affected:
-                continue
-            for match in affected:
-                matches.remove(match)
-                removed.append(match)
-                for other, row_of in others[j]:
-                    index = siblings[other]
-                    key = row_of(match)
-                    filed = index[key]
-                    filed.discard(match)
-                    if not filed:
-                        del index[key]
+        matched = self.matched
+        matching = self.match_count > 0  # no match, nothing to lose
+        for j, rows in evicted.items():
+            seeds = matched.candidates(j, rows) if matching else None
+            if seeds:
+                found = planner.extend(planner.order(j), seed_partials(shapes[j], seeds))
+                if conductor.post_filter is not None:
+                    found = [m for m in found if conductor.keeps(m)]
+                if found:
+                    # counted out at once: the next pattern's rows are tested against the matches still standing
+                    matched.leave(found)
+                    removed.extend(found)
+            remove = views[j].remove
+            for row in rows:
+                remove(row)
         return removed
 
     def _extend(self, new_rows: dict[int, list]) -> list[tuple[int, ...]]:
@@ -98,37 +101,24 @@ class SpectraEngine:
         # join-ahead pruning: a view still empty after this event means no full match at all
         complete = all(map(size_of, views)) or all(view.size or j in new_rows for j, view in enumerate(views))
         for j, rows in new_rows.items():
-            view = views[j]
+            add = views[j].add
             for row in rows:
-                view.add(row)
+                add(row)
             if not complete:
                 continue
             found = planner.extend(planner.order(j), seed_partials(shapes[j], rows))
             if conductor.post_filter is not None:
                 found = [m for m in found if conductor.keeps(m)]
-            if found:
-                self._file(found)
-                added.extend(found)
+            added.extend(found)
         return added
 
-    def _file(self, found: list[tuple[int, ...]]) -> None:
-        self.matches.update(found)
-        for index, row_of in zip(self.siblings, self.row_of_match):
-            for match in found:
-                key = row_of(match)
-                filed = index.get(key)
-                if filed is None:
-                    index[key] = {match}
-                else:
-                    filed.add(match)
-
     def answers(self) -> Counter[Mapping]:
+        """M(τ), joined afresh over the views: S-Inc keeps no matches, only their count."""
         decode = self.conductor.decode
-        return Counter({decode(m): 1 for m in self.matches})
+        return Counter({decode(m): 1 for m in self.conductor.evaluate()})
 
     def stats(self) -> dict[str, int]:
         stats = self.conductor.stats()
-        stats["matches"] = len(self.matches)
-        stats["sibling_keys"] = sum(len(index) for index in self.siblings)
-        stats["sibling_entries"] = len(self.matches) * len(self.siblings)
+        stats["matches"] = self.match_count
+        stats["matched_values"] = self.matched.values()
         return stats

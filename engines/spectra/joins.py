@@ -170,6 +170,16 @@ class JoinPlanner:
         return [reorder(p) for p in partials]
 
 
+def probed_positions(shapes: Sequence[PatternShape], j: int) -> list[int]:
+    """The row positions of pattern ``j`` a join can probe: those whose variable another pattern also has.
+
+    A join probes a view only at a variable an earlier pattern bound, so the other positions need no
+    index (``View``); a pattern that shares no variable (a cross product) is scanned, from position 0.
+    """
+    elsewhere = {v for k, shape in enumerate(shapes) if k != j for v in shape.row_variables}
+    return [k for k, v in enumerate(shapes[j].row_variables) if v in elsewhere] or [0]
+
+
 def seed_partials(shape: PatternShape, rows) -> list[tuple]:
     """Rows of ``shape`` as partial mappings laid out in the shape's variable order."""
     arity = shape.arity

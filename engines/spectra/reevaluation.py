@@ -24,7 +24,6 @@ from engines.model.stream import NO_CHANGE, ContinuousQuery, Delta, Event, Mappi
 from engines.protocol import Capabilities, check_supported
 from engines.spectra.conductor import QueryConductor, reject_options
 from engines.spectra.incremental import SPECTRA_CAPABILITIES
-from engines.spectra.joins import seed_partials
 
 REEVALUATE = ("on-change", "every-instant")
 
@@ -62,28 +61,22 @@ class SpectraRevEngine:
         new_rows, evicted = conductor.advance(event)
         if not (evicted or new_rows or self.every_instant):
             return NO_CHANGE
-        views = conductor.views
+        views = conductor.views  # the event's rows, applied at once (S-Inc applies them while joining)
+        if evicted:
+            for j, rows in evicted.items():
+                remove = views[j].remove
+                for row in rows:
+                    remove(row)
         for j, rows in new_rows.items():
-            view = views[j]
+            add = views[j].add
             for row in rows:
-                view.add(row)
-        current = self._evaluate()
+                add(row)
+        self.evaluations += 1
+        current = conductor.evaluate()
         previous = self.matches
         self.matches = current
         decode = conductor.decode
         return Delta(added=[decode(m) for m in current - previous], removed=[decode(m) for m in previous - current])
-
-    def _evaluate(self) -> set[tuple[int, ...]]:
-        conductor = self.conductor
-        self.evaluations += 1
-        views, planner = conductor.views, conductor.planner
-        if not all(view.size for view in views):
-            return set()
-        start = planner.smallest()
-        found = planner.extend(planner.order(start), seed_partials(conductor.shapes[start], views[start].rows()))
-        if conductor.post_filter is not None:
-            return {m for m in found if conductor.keeps(m)}
-        return set(found)
 
     def answers(self) -> Counter[Mapping]:
         decode = self.conductor.decode

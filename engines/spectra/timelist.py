@@ -1,74 +1,92 @@
-"""The timelist (Section 7) keeps, for every triple in the window, the latest stamp it was seen at, in stamp order.
+"""The timelist (Section 7) keeps every occurrence of a kept triple in the window, in stamp order, and lets a triple leave with its last occurrence.
 
 Stamps only grow, so entries are appended in order and the expired prefix is found by binary
-search, as in the paper. A triple seen again is stamped anew; its older entry is left behind and
-skipped at eviction (it is no longer the triple's latest), so a triple present twice in the window
-leaves it only when its last occurrence does.
+search, as in the paper. An entry is its stamp and three term ids in two flat arrays (20 bytes, no
+object per triple): the window's triples are held once, here, and as rows in the views.
+
+Whether a triple is already in the window is the caller's to say (the conductor asks the views,
+which hold exactly the window's rows): ``add`` records a triple new to the window, ``restamp`` one
+seen again. A triple seen again gets a new entry and one more pending occurrence; at eviction an
+entry whose triple still has a later occurrence only uses one up, so the triple leaves when its
+last occurrence does. Repeats are rare, so the count of later occurrences is kept only for them.
 """
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left
-from collections.abc import Hashable
 
 _NEVER = float("inf")
+_COMPACT_AFTER = 1024  # evicted entries kept before the arrays are shifted down
 
 
 class Timelist:
-    __slots__ = ("_stamps", "_batches", "_head", "latest", "oldest")
+    __slots__ = ("_stamps", "_ids", "_head", "_later", "_repeats", "oldest")
 
     def __init__(self) -> None:
-        self._stamps: list[int] = []  # distinct, increasing
-        self._batches: list[list[Hashable]] = []  # the keys stamped at each stamp
+        self._stamps = array("q")  # non-decreasing
+        self._ids = array("I")  # s, p, o of each entry, three per entry
         self._head = 0  # entries before it are evicted; compacted lazily
-        self.latest: dict[Hashable, int] = {}
+        self._later: dict[tuple[int, int, int], int] = {}  # triple -> occurrences after its oldest live one
+        self._repeats = 0  # the sum of ``_later``: live entries that are not a distinct triple
         # the first live entry's stamp (infinite when none): nothing can expire before it passes
         self.oldest: float = _NEVER
 
-    def stamp(self, key: Hashable, stamp: int) -> bool:
-        """Record ``key`` at ``stamp``; True when it was not in the window before."""
-        fresh = key not in self.latest
-        self.latest[key] = stamp
-        if self._stamps and self._stamps[-1] == stamp and len(self._stamps) > self._head:
-            self._batches[-1].append(key)
-        else:
-            if self._head == len(self._stamps):
-                self.oldest = stamp
-            self._stamps.append(stamp)
-            self._batches.append([key])
-        return fresh
+    def add(self, triple: tuple[int, int, int], stamp: int) -> None:
+        """Record a triple that was not in the window."""
+        if self.oldest is _NEVER:
+            self.oldest = stamp
+        self._stamps.append(stamp)
+        self._ids.extend(triple)
 
-    def __contains__(self, key: Hashable) -> bool:
-        return key in self.latest
+    def restamp(self, triple: tuple[int, int, int], stamp: int) -> None:
+        """Record one more occurrence of a triple already in the window: it now leaves with this one."""
+        later = self._later
+        later[triple] = later.get(triple, 0) + 1
+        self._repeats += 1
+        self.add(triple, stamp)
 
-    def evict_before(self, cutoff: int) -> list[Hashable]:
-        """Remove and return every key whose latest stamp is below ``cutoff``."""
+    def evict_before(self, cutoff: int) -> list[tuple[int, int, int]]:
+        """Remove every entry stamped below ``cutoff``; return the triples whose last occurrence that was."""
         stamps = self._stamps
-        head = self._head
-        if head == len(stamps) or stamps[head] >= cutoff:
+        first = self._head
+        if first == len(stamps) or stamps[first] >= cutoff:
             return []
-        end = bisect_left(stamps, cutoff, head)
-        latest = self.latest
-        expired = []
-        for position in range(head, end):
-            stamp = stamps[position]
-            for key in self._batches[position]:
-                if latest.get(key) == stamp:
-                    del latest[key]
-                    expired.append(key)
-            self._batches[position] = None  # type: ignore[call-overload]
-        self._head = end
-        self.oldest = stamps[end] if end < len(stamps) else _NEVER
-        if end > 1024 and end * 2 > len(stamps):
-            del stamps[:end]
-            del self._batches[:end]
+        last = bisect_left(stamps, cutoff, first)
+        if last == first + 1:  # one entry, the common case of one-triple events: no slice to build
+            ids, at = self._ids, 3 * first
+            triples = [(ids[at], ids[at + 1], ids[at + 2])]
+        else:
+            ids = iter(self._ids[3 * first:3 * last])
+            triples = zip(ids, ids, ids)
+        later = self._later
+        if later:
+            expired = []
+            for triple in triples:
+                count = later.get(triple)
+                if count is None:
+                    expired.append(triple)
+                else:
+                    self._repeats -= 1
+                    if count == 1:
+                        del later[triple]
+                    else:
+                        later[triple] = count - 1
+        else:
+            expired = list(triples)
+        self._head = last
+        self.oldest = stamps[last] if last < len(stamps) else _NEVER
+        if last > _COMPACT_AFTER and last * 2 > len(stamps):
+            del stamps[:last]
+            del self._ids[:3 * last]
             self._head = 0
         return expired
 
     def __len__(self) -> int:
-        return len(self.latest)
+        """Distinct triples in the window."""
+        return self.entries - self._repeats
 
     @property
     def entries(self) -> int:
-        """Live entries, stale ones included (memory analysis)."""
-        return sum(len(batch) for batch in self._batches[self._head:])
+        """Live entries, repeats included (memory analysis)."""
+        return len(self._stamps) - self._head

@@ -21,7 +21,7 @@ from itertools import chain
 from pathlib import Path
 
 from common.errors import ConfigError
-from engines.registry import known_engines
+from engines.registry import known_engines, load_problem
 from harness.bench import store
 from harness.bench.cell import run_task
 from harness.bench.config import BenchConfig, config_digest_view
@@ -36,11 +36,17 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def resolve_engines(config: BenchConfig) -> list[str]:
-    names = list(config.engines) or known_engines()
-    for name in names:
-        engine_class(name)  # an unknown or broken engine fails before any work
-    return names
+def resolve_engines(config: BenchConfig, say=lambda message: None) -> list[str]:
+    """The engines named in ``config`` (an unknown or broken one fails before any work), else every one that loads."""
+    if config.engines:
+        for name in config.engines:
+            engine_class(name)
+        return list(config.engines)
+    problems = {name: load_problem(name) for name in known_engines()}
+    for name, problem in problems.items():
+        if problem:
+            say(f"left out engine {name!r}: {problem}")
+    return [name for name, problem in problems.items() if not problem]
 
 
 def check_out_dir(out: Path, config: BenchConfig) -> dict | None:
@@ -142,7 +148,7 @@ def run_bench(config: BenchConfig, out: str | Path, *, runner=None, argv=None, s
     if not config.workloads:
         raise ConfigError("the configuration has no workloads: give [[workloads]] in the file, or --stream and --query")
     previous = check_out_dir(out, config)
-    engines = resolve_engines(config)
+    engines = resolve_engines(config, say)
     workload_engines(config, engines)  # a bad name fails before any stream is generated
     runner = runner or make_runner(config.runner, config.spark_master)
     spark = None

@@ -59,7 +59,6 @@ def measure(engine: str, query, stream, *, rss_hz: float = 50.0) -> Footprint:
 
     engine_cls = engine_class_for(engine, query, stream)
     timeline = timeline_of(stream)
-    window_triples = retained_triples(stream, query.window)
     gc.collect()
     pa.default_memory_pool().release_unused()  # what the window count's Arrow scan freed must not hide the engine's growth
     sampler = RssSampler(rss_hz).start()
@@ -71,6 +70,7 @@ def measure(engine: str, query, stream, *, rss_hz: float = 50.0) -> Footprint:
     finally:
         sampler.stop()
     close_engine(instance)
+    window_triples = retained_triples(stream, query.window)  # after the pass: its memory must not hide the engine's
     peak = max([end, *(value for _, value, _ in sampler.series)])
     return Footprint(engine_cls.name, timeline.events, timeline.triples, window_triples, base, peak,
                      sum(latencies) / 1e9, totals["decode_s"])

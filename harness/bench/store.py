@@ -115,10 +115,11 @@ def _parts(run_dir: Path):
 
 def cells_frame(run_dir: Path) -> pd.DataFrame:
     """The cells table assembled from the parts: timed rows, each with its cell's verdict."""
-    rows, verdicts = [], {}
+    rows, verdicts, verify_errors = [], {}, {}
     for _, part in _parts(run_dir):
         if part["repetition"] == VERIFY_PART:
             verdicts[part["cell_id"]] = part["row"].get("verdict") or part["row"].get("status")
+            verify_errors[part["cell_id"]] = part["row"].get("error") or ""
             continue
         key = {column: part["cell"][column] for column in KEY_COLUMNS}
         rows.append({"cell_id": part["cell_id"], **key, "repetition": part["repetition"], **part["row"]})
@@ -126,6 +127,8 @@ def cells_frame(run_dir: Path) -> pd.DataFrame:
     if frame.empty:
         frame = pd.DataFrame(columns=list(CELL_COLUMNS))
     frame["verdict"] = frame["cell_id"].map(verdicts).fillna("not checked") if len(frame) else frame.get("verdict")
+    if verify_errors and len(frame):  # why a verification could not run: the verdict alone says only "not checked (error)"
+        frame["verify_error"] = frame["cell_id"].map(verify_errors).fillna("")
     for column in CELL_COLUMNS:
         if column not in frame.columns:
             frame[column] = None

@@ -65,10 +65,26 @@ def per_cell(cells: pd.DataFrame) -> pd.DataFrame:
             values = ok[column].dropna()
             row[f"{column}_q1"] = values.quantile(0.25) if len(values) else float("nan")
             row[f"{column}_q3"] = values.quantile(0.75) if len(values) else float("nan")
+        row["verify_error"] = group["verify_error"].iloc[0] if "verify_error" in group else ""
         row["short"] = bool(any(value is True or value == 1 for value in ok["short"])) if "short" in ok else False
         row["kept_up"] = _all_or_none(ok["kept_up"]) if "kept_up" in ok else None
         rows.append(row)
     return add_ratios(pd.DataFrame(rows))
+
+
+def failed_cells(summary: pd.DataFrame) -> list[tuple[str, str]]:
+    """(cell, reason) for each cell that errored: a repetition whose status is ``error``, or a verification that could
+    not run for an error. A time-out or a memory cap is a result and ``unsupported`` a refusal: neither is a failure."""
+    failed = []
+    for row in summary.itertuples(index=False):
+        statuses = str(row.status).split("/")
+        verify_failed = str(row.verdict) == "not checked (error)"
+        if "error" not in statuses and not verify_failed:
+            continue
+        reason = (row.error if "error" in statuses else "") or getattr(row, "verify_error", "") or "no reason recorded"
+        where = "verification" if "error" not in statuses else f"{row.ok}/{row.repetitions} runs ok"
+        failed.append((f"{row.engine} {row.dataset} {row.query} {row.window}", f"{where}: {reason}"))
+    return failed
 
 
 def _all_or_none(values: pd.Series):
@@ -116,11 +132,13 @@ def window_range_ms(window: str) -> float:
 
 
 def _with_spread(summary: pd.DataFrame, column: str, scale: float = 1.0) -> list[str]:
-    """``median [q1–q3]`` per cell (the IQR over its finished repetitions), a dash where nothing finished."""
+    """``median [q1–q3]`` per cell (the IQR over its finished repetitions), the value alone when one repetition
+    finished (its "range" would be the value twice), a dash where nothing finished."""
     from harness.bench.tables import spread_text
 
-    return [spread_text(m / scale, q1 / scale, q3 / scale) for m, q1, q3 in
-            zip(summary[column], summary[f"{column}_q1"], summary[f"{column}_q3"])]
+    nan = float("nan")
+    return [spread_text(m / scale, q1 / scale if ok > 1 else nan, q3 / scale if ok > 1 else nan) for m, q1, q3, ok in
+            zip(summary[column], summary[f"{column}_q1"], summary[f"{column}_q3"], summary["ok"])]
 
 
 def display_table(summary: pd.DataFrame) -> pd.DataFrame:
@@ -156,3 +174,31 @@ def display_table(summary: pd.DataFrame) -> pd.DataFrame:
     table.attrs["numeric"] = ("wall s", "triples/s", "steady triples/s", "p99 ms", "RSS growth MiB", "B/window triple",
                               "end-to-end p99 ms")
     return table
+
+
+# display_table's columns in the order a person reads them first; the terminal shows as many as fit
+TERMINAL_COLUMNS = ("engine", "query", "window", "status", "verdict", "wall s", "triples/s", "×reeval", "runs ok",
+                    "dataset", "p99 ms", "RSS growth MiB", "×variant", "kept up")
+TERMINAL_WIDTH = 120
+
+
+def terminal_table(summary: pd.DataFrame, width: int = TERMINAL_WIDTH) -> pd.DataFrame:
+    """The few columns of ``display_table`` a person reads first, as many as fit ``width`` characters of text;
+    the report keeps them all. ``dataset`` is shown only when the run has more than one."""
+    from harness.bench.tables import to_text
+
+    table = display_table(summary)
+    candidates = [column for column in TERMINAL_COLUMNS if column in table
+                  and (column != "dataset" or table["dataset"].nunique() > 1)]
+    chosen: list[str] = []
+    for column in candidates:
+        trial = table[[name for name in candidates if name in chosen or name == column]]
+        if not chosen or _text_width(to_text(trial)) <= width:
+            chosen.append(column)
+    shown = table[[column for column in candidates if column in chosen]]
+    shown.attrs["numeric"] = table.attrs["numeric"]
+    return shown
+
+
+def _text_width(text: str) -> int:
+    return max((len(line) for line in text.splitlines()), default=0)

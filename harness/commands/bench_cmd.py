@@ -6,7 +6,9 @@ Forms (others script against them)::
     cgpm bench --engine NAME [--engine NAME ...] --stream DIR --query FILE.rq --window SPEC --repetitions N --out RUN
 
 Flags override the file (defaults < file < flags). Rerunning with the same ``--out`` resumes the
-run. Exit 1 when a verified cell disagrees with the oracle, 0 otherwise (time-outs do not fail it).
+run. Exit 1 when a verified cell disagrees with the oracle or a cell errors (each failed cell's
+reason is one line on stderr), 0 otherwise: a time-out or a memory cap is a result and an engine's
+``unsupported`` a refusal, neither fails the run.
 """
 
 from __future__ import annotations
@@ -93,7 +95,7 @@ def default_out(name: str) -> Path:
 def run(args: argparse.Namespace) -> int:
     from harness.bench.execute import run_bench
     from harness.bench.store import load_results
-    from harness.bench.summary import display_table, per_cell
+    from harness.bench.summary import failed_cells, per_cell, terminal_table
     from harness.bench.tables import to_text
 
     config = resolve(args)
@@ -101,10 +103,12 @@ def run(args: argparse.Namespace) -> int:
     say = lambda message: print(f"cgpm bench: {message}", file=sys.stderr)  # noqa: E731
     run_dir = run_bench(config, out, argv=sys.argv, say=say)
     summary = per_cell(load_results(run_dir))
-    print(to_text(display_table(summary)), end="")
-    print(f"\nresults in {run_dir}; tables and figures: cgpm report {run_dir}")
+    print(to_text(terminal_table(summary)), end="")
+    print(f"\nresults in {run_dir}; every column, tables and figures: cgpm report {run_dir}")
+    failed = failed_cells(summary)
+    for cell, reason in failed:
+        print(f"cgpm bench: cell {cell} failed ({reason})", file=sys.stderr)
     disagree = summary[summary["verdict"] == "disagrees"]
     if len(disagree):
         print(f"{len(disagree)} cell(s) disagree with the oracle: reproduce with cgpm verify", file=sys.stderr)
-        return 1
-    return 0
+    return 1 if len(disagree) or failed else 0

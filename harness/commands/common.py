@@ -8,7 +8,7 @@ from pathlib import Path
 
 from common.errors import ConfigError
 from engines.model.query import load_query
-from engines.model.windows import WINDOW_FORMS, parse_window
+from engines.model.windows import DURATION_UNITS, WINDOW_FORMS, parse_window
 from harness.query_files import check_query_file
 
 
@@ -16,7 +16,7 @@ def add_query_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stream", required=True, help="stream directory (stream.json, events/): a path, a file:// URI, "
                         "or any URI Spark can read (copied here first)")
     parser.add_argument("--query", required=True, type=Path, help="SPARQL SELECT query file (.rq)")
-    parser.add_argument("--window", help=f"window: {WINDOW_FORMS}; durations in ms or with ms, s, min, h "
+    parser.add_argument("--window", help=f"window: {WINDOW_FORMS}; durations in ms or with {DURATION_UNITS} "
                         "(default: the query's RSP-QL window clause)")
     parser.add_argument("--entailment", choices=("none", "rdfs"),
                         help="entailment regime (default: the query's '# entailment:' comment, else none)")

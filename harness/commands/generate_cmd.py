@@ -2,6 +2,8 @@
 
 Everything the user can get wrong (dataset name, scale, seed, event shape, rate, an output
 directory that already holds data) is checked before Spark starts, so mistakes cost no JVM start.
+While it works, progress goes to stderr when it is a terminal (the Spark job's tasks, or the
+triples the pure-Python twin has written); the summary of what was written goes to stdout.
 """
 
 from __future__ import annotations
@@ -72,17 +74,34 @@ def run(args: argparse.Namespace) -> int:
     dataset_module(spec.dataset).units(spec)  # validates dataset-specific limits before any work
     check_output(args.out)
     if args.no_spark:
-        info = write_stream_local(spec, args.out)
+        bar = _triples_bar(f"generate {spec.dataset}")
+        try:
+            info = write_stream_local(spec, args.out, progress=lambda done, total: _advance(bar, done, total))
+        finally:
+            bar.close()
     else:
         from harness.spark import spark_session
+        from harness.spark_progress import spark_progress
 
         spark = spark_session(args.master, app_name=f"cgpm generate {spec.dataset}")
-        info = write_stream_spark(spark, spec, args.out)
+        with spark_progress(f"generate {spec.dataset} on Spark"):
+            info = write_stream_spark(spark, spec, args.out)
     if args.json:
         print(json.dumps(info, indent=1))
     else:
         counts = info["counts"]
         print(f"{args.out}: {spec.dataset} scale {spec.scale} seed {spec.seed}: "
-              f"{counts['triples']:,} triples in {counts['events']:,} events ({info['generation_seconds']} s)",
-              file=sys.stderr)
+              f"{counts['triples']:,} triples in {counts['events']:,} events ({info['generation_seconds']} s)")
     return 0
+
+
+def _triples_bar(description: str):
+    """A tqdm bar of triples written, on stderr when it is a terminal; a no-op otherwise."""
+    from tqdm import tqdm
+
+    return tqdm(total=0, desc=description, unit="triple", disable=not sys.stderr.isatty(), leave=False, file=sys.stderr)
+
+
+def _advance(bar, done: int, total: int) -> None:
+    bar.total = total
+    bar.update(done - bar.n)

@@ -23,7 +23,11 @@ from harness.streams.atomic import current_umask
 
 
 def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("run", help="run one engine over a stream")
+    parser = subparsers.add_parser(
+        "run", help="run one engine over a stream",
+        description="Feed one engine a stream event by event under a query's window and print how many answers it "
+        "holds at the end, how many it added and removed, and the wall time. --trace writes every event's change of "
+        "answers as JSON Lines. Nothing is checked: cgpm verify compares with the oracle, cgpm bench measures.")
     parser.add_argument("--engine", required=True, help="engine: a name (see cgpm engines), package.module:Class, or an external engine's .toml descriptor")
     add_query_arguments(parser)
     parser.add_argument("--trace", type=Path, help="write every event's added/removed answers as JSON Lines")

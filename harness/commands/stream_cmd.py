@@ -15,10 +15,10 @@ from harness.streams import (
     import_nt_events,
     import_trig,
     read_stream,
-    stream_summary,
     write_stream,
 )
 from harness.streams.atomic import write_text_atomically
+from harness.streams.counting import count_stream
 from harness.streams.ntriples import read_ntriples, triple_line
 from harness.streams.reader import open_stream
 
@@ -30,7 +30,12 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("stream", help="import, export, validate and describe streams")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=type(parser))
 
-    importing = actions.add_parser("import", help="text (nt-events or RSP-QL TriG) -> stream directory")
+    importing = actions.add_parser(
+        "import", help="text (nt-events or RSP-QL TriG) -> stream directory",
+        description="Make a stream directory from text made elsewhere: nt-events (N-Triples lines grouped into events, "
+        "each opened by an '@ts MILLISECONDS' line; '- ' marks a deletion) or RSP-QL TriG (one named graph per event, "
+        "timestamped by prov:generatedAtTime). --static and --schema ship "
+        "a background graph and an RDFS/OWL schema with it. docs/streams.md gives both formats.")
     importing.add_argument("file", type=Path, metavar="FILE")
     importing.add_argument("--format", required=True, choices=IMPORT_FORMATS)
     importing.add_argument("--out", required=True, type=Path, metavar="DIR")
@@ -50,7 +55,11 @@ def add_parser(subparsers) -> None:
     validating.add_argument("--window", metavar="SPEC", help=WINDOW_FORMS)
     validating.set_defaults(handler=run_validate)
 
-    describing = actions.add_parser("info", help="counts, time span and predicates of a stream")
+    describing = actions.add_parser(
+        "info", help="counts, time span and predicates of a stream",
+        description="Describe a stream directory: events, update rows, distinct triples, its time span (to pick a "
+        "window from), static and schema sizes, and per predicate both update rows and distinct triples. The same "
+        "counting as cgpm stats, read a batch at a time.")
     describing.add_argument("directory", type=Path, metavar="DIR")
     describing.add_argument("--json", action="store_true", help="print the summary as JSON")
     describing.set_defaults(handler=run_info)
@@ -97,19 +106,23 @@ def run_validate(args: argparse.Namespace) -> int:
 
 
 def run_info(args: argparse.Namespace) -> int:
-    summary = stream_summary(read_stream(args.directory))
+    from harness.commands.stats_cmd import span_text
+
+    counts = count_stream(args.directory)
     if args.json:
-        print(json.dumps(summary, indent=2, ensure_ascii=False))
+        print(json.dumps(counts, indent=2, ensure_ascii=False))
         return 0
-    span = "empty" if summary["first_ts"] is None else f"{summary['first_ts']} .. {summary['last_ts']} ms ({summary['span_ms']} ms)"
     print(f"stream      {args.directory}")
-    print(f"events      {summary['events']} ({summary['distinct_timestamps']} distinct timestamps, largest {summary['max_event_size']} updates)")
-    print(f"updates     {summary['updates']} ({summary['inserts']} inserts, {summary['deletes']} deletes; {summary['distinct_triples']} distinct triples)")
-    print(f"time span   {span}")
-    print(f"static      {summary['static_triples']} triples; schema {summary['schema_triples']} triples")
-    print(f"predicates  {summary['distinct_predicates']} distinct; per predicate, update rows (every insert and delete, "
-          "repeats included) and distinct triples (as cgpm stats counts them):")
+    print(f"events      {counts['events']:,} ({counts['distinct_timestamps']:,} distinct timestamps, "
+          f"largest {counts['max_event_size']:,} updates)")
+    print(f"updates     {counts['rows']:,} ({counts['inserts']:,} inserts, {counts['deletes']:,} deletes; "
+          f"{counts['triples']:,} distinct triples inserted)")
+    print(f"time span   {span_text(counts)}")
+    print(f"static      {counts['static_triples']:,} triples; schema {counts['schema_triples']:,} triples")
+    print(f"predicates  {len(counts['predicate_rows'])} distinct; per predicate, update rows (every insert and delete, "
+          "repeats included) and distinct inserted triples (as cgpm stats counts them):")
     print(f"  {'updates':>9}  {'triples':>9}  predicate")
-    for predicate, count in summary["predicates"].items():
-        print(f"  {count:>9}  {summary['predicate_triples'].get(predicate, 0):>9}  {predicate}")
+    for term, rows in counts["predicate_rows"].items():
+        iri = term[1:-1] if term.startswith("<") else term
+        print(f"  {rows:>9,}  {counts['predicates'].get(iri, 0):>9,}  {term}")
     return 0

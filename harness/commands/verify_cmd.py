@@ -1,4 +1,9 @@
-"""``cgpm verify``: exit 0 when the engine agrees with the oracle at every checked instant, 1 when it does not."""
+"""``cgpm verify``: exit 0 when the engine agrees with the oracle at every checked instant, 1 when it does not.
+
+Progress (stderr, when a terminal): the Spark oracle's job shows its own stages' tasks while it runs
+(``harness.spark_progress``), and the comparison's bar over events starts at the first compared
+event, so its rate and ETA are the comparison's, not the job's.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +15,16 @@ from pathlib import Path
 from common.errors import ConfigError
 from harness.commands.common import add_query_arguments, load_inputs, progress_bar
 from harness.oracle_choice import ORACLE_CHOICES, REEVALUATION_LIMIT
+from harness.spark_progress import spark_progress
 from harness.verify import verify
 
 
 def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("verify", help="check an engine against the oracle at every instant")
+    parser = subparsers.add_parser(
+        "verify", help="check an engine against the oracle at every instant",
+        description="Feed an engine the stream, apply its deltas, and compare its answers with an oracle's "
+        "re-evaluation at every instant (or every K-th, plus every instant where the window drops events). Exit 0 "
+        "when it agrees, 1 when not, with the first divergence and a shrunk reproducer; exit 2 for bad input.")
     parser.add_argument("--engine", required=True, help="engine: a name (see cgpm engines), package.module:Class, or an external engine's .toml descriptor")
     add_query_arguments(parser)
     parser.add_argument("--every", type=int, default=1, metavar="K",
@@ -53,6 +63,22 @@ def _reproduce(args, query, stream, result) -> str:
     return str(directory)
 
 
+class _LazyBar:
+    """The comparison's bar, made at its first event: an oracle's job before it does not count in its rate and ETA."""
+
+    def __init__(self, total, description: str) -> None:  # total: a count, or a callable counting only for a terminal
+        self.total, self.description, self.bar = total, description, None
+
+    def update(self, _index: int) -> None:
+        if self.bar is None:
+            self.bar = progress_bar(self.total, self.description)
+        self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
 def run(args: argparse.Namespace) -> int:
     if args.every < 1:
         raise ConfigError(f"--every must be at least 1, got {args.every}")
@@ -61,9 +87,10 @@ def run(args: argparse.Namespace) -> int:
         from harness.spark import spark_session
 
         spark_session(args.master, app_name="cgpm verify")  # the spark oracle then runs on it
-    bar = progress_bar(lambda: len(stream.events), f"verify {args.engine}")
-    result = verify(args.engine, query, stream, oracle=args.oracle, every=args.every, progress=lambda _: bar.update(1))
-    bar.close()
+    comparison = _LazyBar(lambda: len(stream.events), f"verify {args.engine}")
+    with spark_progress(f"{args.oracle if args.oracle != 'auto' else 'spark'} oracle job"):
+        result = verify(args.engine, query, stream, oracle=args.oracle, every=args.every, progress=comparison.update)
+    comparison.close()
     if not result.agrees and not args.no_reproducer:
         result.reproducer = _reproduce(args, query, stream, result)
     first = result.first.as_json(query.variables) if result.first else None

@@ -8,7 +8,6 @@
 from harness.streams.checks import check_window
 from harness.streams.nt_events import export_nt_events, import_nt_events
 from harness.streams.parquet_io import read_stream, write_stream
-from harness.streams.summary import stream_summary
 from harness.streams.trig import export_trig, import_trig
 
 __all__ = [
@@ -18,6 +17,5 @@ __all__ = [
     "import_nt_events",
     "import_trig",
     "read_stream",
-    "stream_summary",
     "write_stream",
 ]

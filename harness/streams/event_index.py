@@ -18,7 +18,8 @@ import pyarrow.parquet as pq
 from common.errors import StreamError
 
 # Column chunks are read page by page as batches are decoded: pre-buffering reads a whole row group's chunks at
-# once (a generated stream's row groups hold 250,000 rows or more), which doubled a pass's memory.
+# once (a generated stream's row groups hold 250,000 rows or more), which doubled a pass's memory; one thread decodes
+# (a cell is measured on one core, and parallel decoding held several column chunks at once).
 STREAMING_READ = {"pre_buffer": False, "buffer_size": 1 << 20}
 
 
@@ -53,7 +54,7 @@ def scan_index(files: list[Path], batch_rows: int, max_events: int | None = None
     for path in files:
         try:
             reader = pq.ParquetFile(path, **STREAMING_READ)
-            batches = reader.iter_batches(batch_size=batch_rows, columns=["event", "ts", "op"])
+            batches = reader.iter_batches(batch_size=batch_rows, columns=["event", "ts", "op"], use_threads=False)
             for batch in batches:
                 event = batch.column(0).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
                 if not len(event):

@@ -66,7 +66,7 @@ def _batches(files: list[Path], batch_rows: int) -> Iterator[tuple[pa.Table, str
         try:
             reader = pq.ParquetFile(path, **STREAMING_READ)
             row = 0
-            for batch in reader.iter_batches(batch_size=batch_rows, columns=COLUMNS):
+            for batch in reader.iter_batches(batch_size=batch_rows, columns=COLUMNS, use_threads=False):
                 table = pa.Table.from_batches([batch])
                 try:
                     # Compatible types (int32 ts, int64 op, large_string or dictionary terms) become one schema.
@@ -249,7 +249,7 @@ class OpenStream:
         first_row, end_row = int(index.sizes[:first_event].sum()), index.triples
         kept, row = [], 0
         for path in self.files:
-            for batch in pq.ParquetFile(path, **STREAMING_READ).iter_batches(batch_size=self.batch_rows, columns=list(layout.TERM_COLUMNS)):
+            for batch in pq.ParquetFile(path, **STREAMING_READ).iter_batches(batch_size=self.batch_rows, columns=list(layout.TERM_COLUMNS), use_threads=False):
                 low, high = max(first_row - row, 0), min(end_row - row, batch.num_rows)
                 if high > low:
                     kept.append(pa.Table.from_batches([batch]).slice(low, high - low).cast(_TERMS_SCHEMA))

@@ -22,7 +22,9 @@ from engines.model.stream import ContinuousQuery, Mapping, Stream
 from oracles import OracleLimitation
 from oracles.spark.intervals import HI, LO, merge_intervals
 from oracles.spark.matching import column_names, matches
-from oracles.spark.presence import triple_presence
+from oracles.spark.presence import stream_rows, triple_presence
+from oracles.spark.timeline import POSITION, timeline
+from oracles.window import check_stream
 
 ROWS_PER_PARTITION = 200_000  # below this a single partition: a small stream's cost is the number of tasks
 _UNIT = "_unit"  # the key of the one mapping of a query without variables
@@ -65,42 +67,100 @@ def changes(runs: DataFrame, keys: list[str], count: int) -> DataFrame:
     return starts.unionByName(ends)
 
 
-def answer_history(spark, query: ContinuousQuery, stream: Stream, partitions: int | None = None) -> AnswerHistory:
-    """Compute every instant's Δ⁺ and Δ⁻ of ``query`` over ``stream`` on ``spark``."""
-    count = len(stream.events)
-    if count == 0:
-        return AnswerHistory(0, {}, {})
-    if query.entailment == "rdfs":
-        from oracles.entailment import Entailer
+@dataclass(frozen=True)
+class Plan:
+    """The lazy answer changes of one query over one stream: ``changes`` ``(at, sign, v0…)``, ``events``
+    ``(pos, ts)``, ``count`` instants, ``keys`` the columns of the query's variables."""
 
-        Entailer(stream.schema)  # a schema the closure cannot honour is refused here, not inside a task
-    if partitions is None:
-        partitions = 1 if stream.triple_count < ROWS_PER_PARTITION else max(2, spark.sparkContext.defaultParallelism) * 2
-    presence = triple_presence(spark, stream, query.window, query.entailment, partitions)
+    changes: DataFrame
+    events: DataFrame
+    count: int
+    keys: list[str]
+
+
+def plan(spark, query: ContinuousQuery, rows: DataFrame, static: tuple, schema: tuple, *,
+         ranges: int = 1, max_events: int | None = None, count: int | None = None, check=None) -> Plan:
+    """The one plan both entries run: timeline, presences, matches, lifetimes, changes (``check(timeline)`` refuses bad rows first)."""
+    line = timeline(rows, query.window, ranges, max_events, count)
+    if check is not None:
+        check(line)
     keys = list(column_names(query).values())
-    runs = lifetimes(presence, query)
-    table = _collect(changes(runs, keys or [_UNIT], count))
+    presence = triple_presence(spark, line, static, schema, query.window, query.entailment)
+    found = changes(lifetimes(presence, query), keys or [_UNIT], line.count)
+    return Plan(found, line.events.select(POSITION, "ts"), line.count, keys)
+
+
+def _stream_plan(spark, query: ContinuousQuery, stream: Stream, partitions: int | None = None) -> Plan:
+    check_stream(stream.events, query.window)
+    small = stream.triple_count < ROWS_PER_PARTITION
+    if partitions is None:
+        partitions = 1 if small else max(2, spark.sparkContext.defaultParallelism) * 2
+    rows = stream_rows(spark, stream, partitions)
+    return plan(spark, query, rows, tuple(stream.static), tuple(stream.schema), ranges=1 if small else partitions,
+                count=len(stream.events))
+
+
+def answer_history(spark, query: ContinuousQuery, stream: Stream, partitions: int | None = None) -> AnswerHistory:
+    """Compute every instant's Δ⁺ and Δ⁻ of ``query`` over ``stream`` on ``spark``, collected on the driver in one job."""
+    if not stream.events:
+        return AnswerHistory(0, {}, {})
+    found = _stream_plan(spark, query, stream, partitions)
+    table = _collect(found.changes)
     added: dict[int, list[Mapping]] = {}
     removed: dict[int, list[Mapping]] = {}
     at = table.column("at").to_numpy()
     signs = table.column("sign").to_numpy()
-    terms = [table.column(key).to_pylist() for key in keys]
-    mappings = list(zip(*terms)) if keys else [()] * len(at)
+    terms = [table.column(key).to_pylist() for key in found.keys]
+    mappings = list(zip(*terms)) if found.keys else [()] * len(at)
     for row in np.argsort(at, kind="stable"):
         (added if signs[row] > 0 else removed).setdefault(int(at[row]), []).append(mappings[row])
-    return AnswerHistory(count, added, removed)
+    return AnswerHistory(found.count, added, removed)
+
+
+def _refused(error: Exception) -> Exception:
+    """A FILTER that the oracles refuse (OracleLimitation in a task) as OracleLimitation; any other error as it is."""
+    text = str(error)
+    if "OracleLimitation" not in text:
+        return error
+    reason = next((line for line in text.splitlines() if "OracleLimitation" in line), text.splitlines()[0])
+    return OracleLimitation(reason.split("OracleLimitation:", 1)[-1].strip())
 
 
 def _collect(frame: DataFrame):
-    """The rows as a pyarrow Table; a FILTER that the oracles refuse (OracleLimitation in a task) is refused here."""
+    """The rows as a pyarrow Table."""
     try:
         return frame.toArrow()
     except Exception as error:
-        text = str(error)
-        if "OracleLimitation" in text:
-            reason = next((line for line in text.splitlines() if "OracleLimitation" in line), text.splitlines()[0])
-            raise OracleLimitation(reason.split("OracleLimitation:", 1)[-1].strip()) from None
-        raise
+        refused = _refused(error)
+        if refused is error:
+            raise
+        raise refused from None
+
+
+def streamed(frame: DataFrame) -> Iterator:
+    """The rows in the frame's order, one partition at a time on the driver."""
+    rows = frame.toLocalIterator(prefetchPartitions=True)
+    while True:
+        try:
+            row = next(rows)
+        except StopIteration:
+            return
+        except Exception as error:
+            refused = _refused(error)
+            if refused is error:
+                raise
+            raise refused from None
+        yield row
+
+
+def positions_of(instants: Iterable[int] | None, position_of) -> list[int] | None:
+    if instants is None:
+        return None
+    wanted = sorted(set(instants))
+    missing = [index for index in wanted if position_of(index) is None]
+    if missing:
+        raise WindowError(f"no event with index {missing[0]} in the stream")
+    return [position_of(index) for index in wanted]
 
 
 def oracle_answers(
@@ -108,14 +168,10 @@ def oracle_answers(
 ) -> Iterator[tuple[int, int, frozenset[Mapping]]]:
     """``(event_index, ts, M(τ))`` after each event or the events with the given indices, as ``oracles.evaluate`` gives them."""
     events = stream.events
-    positions = None
-    if instants is not None:
-        position_of = {event.index: position for position, event in enumerate(events)}
-        wanted = sorted(set(instants))
-        missing = [index for index in wanted if index not in position_of]
-        if missing:
-            raise WindowError(f"no event with index {missing[0]} in the stream")
-        positions = [position_of[index] for index in wanted]
+    position_of = {event.index: position for position, event in enumerate(events)}.get
+    positions = positions_of(instants, position_of)
+    if not events:
+        return
     history = answer_history(spark, query, stream)
     for position, answers in history.answers(positions):
         yield events[position].index, events[position].ts, answers

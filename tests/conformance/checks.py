@@ -117,6 +117,13 @@ CHECKS = [
         # a's type is entailed only from :teaches at 0: the answer leaves with that triple at 3, b's stays until
         # its own type leaves at 5, and c is a Person only from 5 while its name (3) is still in the window
         schema=(":teaches rdfs:domain :Faculty", ":Faculty rdfs:subClassOf :Person")),
+    Check("rdfs-type-under-and-over-subproperty", [
+        (0, ["+ :u :isA :A"]), (1, ["+ :v a :A"]), (2, ["+ :w :isA :B"]), (4, ["+ :z :cat :A"]),
+    ], "SELECT ?x ?c WHERE { ?x :cat ?c }", "sliding:3:1", entailment="rdfs",
+        # issue 21: u isA A gives u a A (rdfs7), u a C (rdfs9), and both as :cat (rdfs7 again); sparkwave dropped
+        # the rdf:type node from the reduced ε-network and answered only (u, A)
+        schema=(":A rdfs:subClassOf :C", ":isA rdfs:subPropertyOf a", "a rdfs:subPropertyOf :cat",
+                ":B rdfs:subClassOf :A")),
     Check("numeric-term-identity", [
         (0, ['+ :a :v "1"^^xsd:integer', '+ :b :v "01"^^xsd:integer', '+ :c :v "1.0"^^xsd:decimal']),
         (1, ['+ :d :v "1"^^xsd:double', '+ :e :v "abc"^^xsd:integer', '+ :f :v "1"']),

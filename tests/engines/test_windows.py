@@ -12,6 +12,7 @@ from engines.window_state import WindowState
 
 @pytest.mark.parametrize(("text", "ms"), [
     ("250", 250), ("250ms", 250), ("5s", 5000), ("1.5s", 1500), ("2min", 120_000), ("1h", 3_600_000), ("PT2S", 2000),
+    ("7d", 604_800_000), ("0.5d", 43_200_000),
 ])
 def test_durations(text, ms):
     assert parse_duration(text) == ms
@@ -32,6 +33,7 @@ def test_bad_durations(text):
     ("sliding:10s:1s", Window.sliding(10_000, 1_000)),
     ("sliding:100:100", Window.tumbling(100)),
     ("tumbling:5min", Window.tumbling(300_000)),
+    ("sliding:7d:1d", Window.sliding(604_800_000, 86_400_000)),
     ("event", Window("event")),
     ("unbounded", Window("unbounded")),
 ])

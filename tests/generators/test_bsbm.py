@@ -21,8 +21,8 @@ from generators.bsbm.rdf import BSBM, INST, OFFER_TRIPLES, RDF_TYPE, RDFS_SUBCLA
 from generators.framing import EventShape, GeneratorSpec
 from generators.pipeline import twin_table
 from generators.writer import write_stream_local
-from harness.commands.stats_cmd import stream_stats
 from harness.streams import read_stream
+from harness.streams.counting import count_stream as stream_stats
 from oracles.evaluate import oracle_answers
 
 QUERIES = Path(resources.files("generators.bsbm")) / "queries"

@@ -17,7 +17,7 @@ from generators.lubm import dataset as lubm
 from generators.lubm.render import sections
 from generators.lubm.uba import RANK_CLASS, plan_university, section_sizes
 from generators.pipeline import twin_table
-from harness.commands.stats_cmd import stream_stats
+from harness.streams.counting import count_stream as stream_stats
 from tests.generators.univ_bench_closure import closure
 
 REFERENCE = Path(__file__).resolve().parent / "data" / "lubm-1-0-uba-stats.json"  # provenance: data/README.md

@@ -22,6 +22,8 @@ def test_demo_without_spark_generates_runs_verifies_and_reports(tmp_path, monkey
     assert set(frame.loc[frame["engine"] == "reeval", "verdict"]) == {"agrees"}
     assert (tmp_path / "demo" / "report" / "summary.md").is_file()
     assert "4 of 4 verified cells agree with the oracle" in output
+    assert max(len(line) for line in output.splitlines() if not line.startswith(("cgpm demo:", "results:", "report:"))) <= 120
+    assert "[" not in output.split("benchmarking")[-1].split("verified cells")[0]  # one repetition: no [x-x] range
 
 
 def test_demo_falls_back_to_the_example_stream_without_the_generator(monkeypatch, capsys):
@@ -33,3 +35,14 @@ def test_demo_falls_back_to_the_example_stream_without_the_generator(monkeypatch
     workload = demo_cmd._workload(None)
     assert workload["stream"] == str(demo_cmd.EXAMPLES / "university")
     assert all(Path(query).is_file() for query in workload["queries"])
+
+
+def test_the_demo_leaves_out_engines_that_refuse_its_windows_and_says_why():
+    from harness.commands import demo_cmd
+
+    workload = demo_cmd._workload(None)
+    engines, workloads, left_out = demo_cmd._runnable(["reeval", "tpjoin-event", "scan"], workload)
+    assert engines == ["reeval", "scan"]
+    assert set(left_out) == {"tpjoin-event"} and "sliding" in left_out["tpjoin-event"]
+    assert all("tpjoin-event" not in workload["engines"] for workload in workloads)
+    assert len(workloads) == len(workload["queries"]) * len(workload["windows"])

@@ -127,3 +127,38 @@ def test_figures_draw_each_engine_in_its_own_style_with_every_window_labelled(mo
     assert [label.get_text() for label in axis.get_xticklabels()] == ["1 s", "10 s", "100 s"]
     assert axis.get_xscale() == "log"  # 1 s to 100 s: two decades
     assert figure.get_layout_engine() is not None  # constrained layout: tick labels never run into the next panel
+
+
+def _wide_cells() -> pd.DataFrame:
+    """Every engine's name, long windows and a verdict in each cell: what the demo's table holds."""
+    from engines.registry import known_engines
+
+    rows = []
+    for engine in known_engines():
+        for window in ("sliding:1000:100", "sliding:2000:500"):
+            for repetition in range(3):
+                rows.append({**KEY, "cell_id": f"{engine}-{window}", "engine": engine, "query": "L6", "window": window,
+                             "repetition": repetition, "status": "ok", "verdict": "not checked (timeout)", "error": "",
+                             "events": 600, "triples": 4000, "wall_s": 1.23456 + repetition,
+                             "triples_per_s": 1234567.0 + repetition, "latency_p99_ms": 12.3456 + repetition,
+                             "rss_base_bytes": 100 * 2**20, "rss_peak_bytes": 200 * 2**20 + repetition,
+                             "window_triples": 2**10, "short": False})
+    return pd.DataFrame(rows)
+
+
+def test_the_terminal_table_fits_120_columns_and_the_report_keeps_every_column():
+    from harness.bench.summary import terminal_table
+    from harness.bench.tables import to_text
+
+    summary = per_cell(_wide_cells())
+    text = to_text(terminal_table(summary))
+    assert max(len(line) for line in text.splitlines()) <= 120, text
+    assert {"engine", "query", "window", "status", "verdict", "wall s"} <= set(terminal_table(summary).columns)
+    assert max(len(line) for line in to_text(display_table(summary)).splitlines()) > 120
+
+
+def test_one_repetition_prints_no_range():
+    one = _cells()
+    one = one[one["repetition"] == 0]
+    table = display_table(per_cell(one))
+    assert not any("[" in text for text in table["wall s"]), list(table["wall s"])

@@ -161,3 +161,23 @@ def test_verify_reports_a_divergence_and_writes_a_reproducer(inputs, capsys, mon
     code, out, _ = _run(capsys, "verify", "--engine", "forgetful", "--stream", str(repro / "stream"), "--query",
                         str(repro / "query.rq"), "--window", "sliding:3:1", "--json", "--no-reproducer")
     assert code == 1 and json.loads(out)["events"] <= 3
+
+
+def test_version(capsys):
+    code, out, _ = _run(capsys, "--version")
+    assert code == 0 and out.startswith("cgpm ")
+
+
+def test_help_points_a_beginner_to_the_demo(capsys):
+    code, out, _ = _run(capsys, "--help")
+    assert code == 0 and "cgpm demo" in out
+
+
+@pytest.mark.parametrize("command", [["run"], ["verify"], ["stats"], ["engines"], ["demo"], ["stream", "import"]])
+def test_commands_have_a_description_paragraph(capsys, command):
+    from harness.cli import build_parser
+
+    parser = build_parser(command[0])
+    for word in command:
+        parser = next(action for action in parser._actions if action.dest in ("command", "action")).choices[word]
+    assert parser.description and len(parser.description) > 80, parser.prog

@@ -103,5 +103,6 @@ def test_info_text_and_json(capsys):
     assert summary["events"] == 41 and summary["deletes"] == 0
     assert (summary["first_ts"], summary["last_ts"], summary["span_ms"]) == (1000, 18000, 17000)
     assert summary["static_triples"] == 16 and summary["schema_triples"] == 29
-    assert summary["inserts"] == sum(summary["predicates"].values())
-    assert summary["distinct_triples"] < summary["inserts"]  # the example repeats triples
+    assert summary["inserts"] == sum(summary["predicate_rows"].values())
+    assert summary["triples"] < summary["inserts"]  # the example repeats triples
+    assert "17 s" in run(capsys, "stream", "info", str(UNIVERSITY))[1]  # the time span in human units

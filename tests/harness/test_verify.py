@@ -377,3 +377,25 @@ def test_the_spark_oracle_is_asked_on_one_session_for_the_checkpoints(monkeypatc
     result = verify("reeval", SLIDING, stream, oracle="spark", every=4)
     assert result.agrees and result.oracle == "spark"
     assert calls == [(session, SLIDING, stream, checkpoints(SLIDING, stream, 4))]
+
+
+def test_a_stream_opened_from_disk_goes_to_the_spark_oracle_as_its_directory(monkeypatch, tmp_path):
+    # the directory entry reads the stream on Spark's executors; the engine side streams it batch by batch
+    import harness.spark
+    import oracles.spark
+    from harness.streams.reader import open_stream
+
+    session, calls = object(), []
+    whole = sliding_stream()
+
+    def from_directory(spark, query, stream_dir, instants, *, max_events=None, validate=True):
+        calls.append((spark, query, stream_dir, list(instants), max_events))
+        return oracle_answers(query, whole, instants=instants, oracle="rdflib")
+
+    monkeypatch.setattr(harness.spark, "spark_session", lambda app_name: session)
+    monkeypatch.setattr(oracles.spark, "oracle_answers_from_directory", from_directory)
+    directory = write_stream(whole, tmp_path / "stream")
+    source = open_stream(directory, batch_rows=2)
+    result = verify("reeval", SLIDING, source, oracle="spark", every=4)
+    assert result.agrees and result.events == len(whole.events)
+    assert calls == [(session, SLIDING, str(directory), checkpoints(SLIDING, whole, 4), None)]

@@ -1,23 +1,21 @@
 """The Spark oracle gives the plain oracle's M(τ) at every instant: hand-worked windows, random streams and queries, RDFS.
 
-The interval arithmetic (``last_positions``) is checked without Spark; everything else runs one
-shared local session (marked ``spark``) on few, small Hypothesis examples, each a whole answer
-history compared instant by instant with ``oracles.evaluate.oracle_answers(oracle="plain")``.
+Everything runs one shared local session (marked ``spark``) on few, small Hypothesis examples, each a
+whole answer history compared instant by instant with ``oracles.evaluate.oracle_answers(oracle="plain")``.
+The interval logic's edges are in ``test_spark_oracle_edges``, the timeline's running counts in
+``test_spark_timeline``, the directory entry and leave-and-return streams in ``test_spark_directory``.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from common.errors import StreamError, WindowError
 from engines.model.query import parse_query
-from engines.model.stream import DELETE, INSERT, Event, Stream, Update, Window
-from oracles import OracleLimitation
+from engines.model.stream import DELETE, INSERT, Event, Stream, Update
 from oracles.evaluate import oracle_answers
-from oracles.spark.presence import last_positions
 from tests.strategies import queries, schemas, streams, windows
 
 EX = "http://ex/"
@@ -38,29 +36,6 @@ def assert_same_as_plain(spark, query, stream):
     assert [(i, ts) for i, ts, _ in actual] == [(i, ts) for i, ts, _ in expected]
     for (index, ts, want), (_, _, got) in zip(expected, actual):
         assert got == want, f"event {index} ts {ts}: plain-only {sorted(want - got)}, spark-only {sorted(got - want)}"
-
-
-# ---------------------------------------------------------------- the window as intervals, without Spark
-
-
-def test_sliding_last_positions_follow_tau_b():
-    timestamps = np.array([0, 1, 1, 4, 5, 9], dtype=np.int64)
-    # sliding(3, 1): τ_b(τ) = τ − 2, so an event at ts stays while τ_j − 2 <= ts
-    assert last_positions(timestamps, Window.sliding(3, 1)).tolist() == [2, 2, 2, 4, 4, 5]
-    # tumbling(4): τ_b(τ) = ⌊τ/4⌋·4; instances [0,4) [4,8) [8,12)
-    assert last_positions(timestamps, Window.tumbling(4)).tolist() == [2, 2, 2, 4, 4, 5]
-    assert last_positions(timestamps, Window("event")).tolist() == [0, 1, 2, 3, 4, 5]
-    assert last_positions(timestamps, Window("unbounded")).tolist() == [5] * 6
-
-
-def test_last_position_is_never_before_the_event_itself():
-    timestamps = np.array([-7, -7, -3, 0, 2, 2, 3, 30], dtype=np.int64)
-    for window in (Window.sliding(1, 1), Window.sliding(5, 2), Window.sliding(5, 5), Window.sliding(9, 4)):
-        last = last_positions(timestamps, window)
-        assert all(last[k] >= k for k in range(len(timestamps)))
-        for k, ts in enumerate(timestamps):
-            inside = [j for j in range(len(timestamps)) if j >= k and window.start(int(timestamps[j])) <= ts]
-            assert last[k] == max(inside)
 
 
 # ---------------------------------------------------------------- hand-worked histories
@@ -119,12 +94,15 @@ def test_deletions_under_a_window_are_refused(spark):
 
 
 @pytest.mark.spark
-def test_a_schema_the_closure_cannot_honour_is_refused_before_any_job(spark):
+def test_a_schema_giving_rules_to_rdf_type_is_closed_as_the_plain_oracle_closes_it(spark):
+    # issue 21: p ⊑ rdf:type ⊑ q with a class hierarchy; such a schema was refused before
     rdf_type = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
-    stream = Stream((Event(0, 0, (ins(A, P, B),)),), schema=((rdf_type, f"<{RDFS}domain>", C),))
-    query = parse_query(f"SELECT * WHERE {{ ?x <{EX}p> ?y }}", window="unbounded", entailment="rdfs")
-    with pytest.raises(OracleLimitation):
-        spark_answers(spark, query, stream)
+    schema = ((P, f"<{RDFS}subPropertyOf>", rdf_type), (rdf_type, f"<{RDFS}subPropertyOf>", Q),
+              (B, f"<{RDFS}subClassOf>", C))
+    stream = Stream((Event(0, 0, (ins(A, P, B),)),), schema=schema)
+    query = parse_query(f"SELECT * WHERE {{ ?x <{EX}q> ?y }}", window="unbounded", entailment="rdfs")
+    assert_same_as_plain(spark, query, stream)
+    assert spark_answers(spark, query, stream)[-1][2] == {(A, B), (A, C)}
 
 
 # ---------------------------------------------------------------- random streams, queries and windows
@@ -135,7 +113,7 @@ def stream_cases(draw, entailment: str = "none"):
     window = draw(windows())
     stream = draw(streams(deletions=window.kind == "unbounded", static=draw(st.booleans()), max_events=10))
     if entailment == "rdfs":
-        stream = Stream(stream.events, stream.static, tuple(draw(schemas())), {})
+        stream = Stream(stream.events, stream.static, tuple(draw(schemas(type_links=draw(st.booleans())))), {})
     return draw(queries(window, entailment=entailment)), stream
 
 

@@ -95,10 +95,18 @@ function onLine(line) {
 process.stdout.write(JSON.stringify({type: "hello", protocol: 1, name: "reeval-js", capabilities: CAPABILITIES}) + "\n");
 let pending = "";
 process.stdin.setEncoding("utf8");
+// Answers go out when a read is handled, and at least every FLUSH_MS while one takes long: a read can hold
+// thousands of events, and a silence as long as all of them would look like a hung engine to the harness.
+const FLUSH_MS = 1000;
+const flush = () => { if (out.length) { process.stdout.write(out.join("\n") + "\n"); out.length = 0; } };
 process.stdin.on("data", (chunk) => {
   const lines = (pending + chunk).split("\n");
   pending = lines.pop();
-  for (const line of lines) if (line) onLine(line);
-  if (out.length) { process.stdout.write(out.join("\n") + "\n"); out.length = 0; }
+  let flushed = Date.now();
+  for (const line of lines) {
+    if (line) onLine(line);
+    if (Date.now() - flushed > FLUSH_MS) { flush(); flushed = Date.now(); }
+  }
+  flush();
 });
 process.stdin.on("end", () => process.exitCode = 0);

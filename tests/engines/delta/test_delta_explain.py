@@ -47,6 +47,7 @@ def test_the_delta_plan_of_a_general_bgp_line_by_line():
         f"    ?y {Q} ?z",
         f"    ?z {P} ?x",
         *CYCLE_STARS,
+        "  star lists kept: ?x ?y ?z (a star inside another keeps none)",
         "  overlapping-subqueries graph: ?x-?y, ?x-?z, ?y-?z",
         f"  filter (pushed down): {CYCLE_FILTER}",
         "component 2 [simple-star] ?w: Algorithm 2 (hash map of ground var-centric instances)",
@@ -82,6 +83,7 @@ def test_the_generic_plan_puts_every_pattern_and_filter_in_one_component():
         f"    ?z {P} ?x",
         *CYCLE_STARS,
         f"  star of ?w: ?w {R} {A} . ?w {S} {B}",
+        "  star lists kept: ?x ?y ?z ?w (a star inside another keeps none)",
         "  overlapping-subqueries graph: ?x-?y, ?x-?z, ?y-?z",
         f"  filter (pushed down): {CYCLE_FILTER}",
         "  filter (pushed down): isiri(?w)",
@@ -94,7 +96,8 @@ def test_the_generic_plan_puts_every_pattern_and_filter_in_one_component():
 
 def test_a_star_alone_has_no_overlap_edges_and_a_single_plan_is_no_product():
     star = query("star", "?x :p :a . ?x :q :b .")
-    assert explain_text(explain(star, generic=True)).splitlines()[-1] == "  overlapping-subqueries graph: (none)"
+    assert explain_text(explain(star, generic=True)).splitlines()[-2:] == [
+        "  star lists kept: ?x (a star inside another keeps none)", "  overlapping-subqueries graph: (none)"]
     assert explain(star, generic=True)["components"][0]["replicated_patterns"] == []
     assert explain_text(explain(star)).splitlines()[:3] == [
         "query star: simple var-centric star",
@@ -127,6 +130,7 @@ def test_a_query_outside_the_classes_says_so_and_why():
         "  star of ?x: ?x ?p ?y",
         "  star of ?p: ?x ?p ?y",
         f"  star of ?y: ?y {Q} {A} . ?x ?p ?y",
+        "  star lists kept: ?y (a star inside another keeps none)",
         "  overlapping-subqueries graph: ?x-?p, ?x-?y, ?p-?y",
         "note: outside the paper's classes: the affected components run the generic algorithm",
     ]

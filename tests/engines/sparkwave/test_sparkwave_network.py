@@ -89,6 +89,18 @@ def test_class_links_above_the_query_s_classes_stay_when_type_triples_lead_on_to
     assert entailed in closed and entailed in set(Schema(schema).consequences((x("ann"), TYPE, x("C"))))
 
 
+def test_a_subproperty_of_rdf_type_links_to_the_rdf_type_node_when_rdf_type_has_a_superproperty():
+    # issue 21: isA ⊑ rdf:type ⊑ cat, A ⊑ C, pattern ?x :cat ?c. rdf:type is no target and has no domain, range or
+    # inverse, but (u isA A) must become (u a A) for the class node A to give (u a C), and so (u cat C)
+    schema = [(x("A"), SUBCLASS, x("C")), (x("isA"), SUBPROPERTY, TYPE), (TYPE, SUBPROPERTY, x("cat"))]
+    network = EpsilonNetwork(schema, [("?x", x("cat"), "?c")])
+    assert TYPE in network.properties[x("isA")].so_links
+    closed = {t for t, _ in network.closure((x("u"), x("isA"), x("A")))}
+    assert closed == set(Schema(schema).consequences((x("u"), x("isA"), x("A"))))
+    engine = SparkwaveEngine(query("?x :cat ?c", entailment="rdfs"), schema=schema)
+    assert set(engine.push(event(0, 0, (x("u"), x("isA"), x("A")))).added) == {(x("u"), x("A")), (x("u"), x("C"))}
+
+
 def test_without_links_of_rdf_type_a_class_no_pattern_tests_is_not_linked_to():
     network = EpsilonNetwork([(x("C"), SUBCLASS, x("D")), (x("D"), SUBCLASS, x("E"))], [("?i", TYPE, x("E"))])
     assert network.classes[x("C")].s_links == (x("E"),)  # flattened past D

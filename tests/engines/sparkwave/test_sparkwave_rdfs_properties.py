@@ -19,9 +19,8 @@ from engines.rdfs import Schema
 from engines.registry import get_engine, known_engines
 from engines.sparkwave.epsilon import EpsilonNetwork
 from harness.engines_setup import build_engine
-from oracles import OracleLimitation
 from oracles.entailment import Entailer
-from tests.strategies import queries, schemas, streams, triples, windows
+from tests.strategies import CLASSES, NODES, PREDICATES, TYPE, queries, schemas, streams, triples, windows
 
 RDFS_ENGINES = [
     name for name in known_engines()
@@ -49,7 +48,8 @@ def _trace(name, query, stream):
 @given(data=st.data())
 def test_rdfs_answers_equal_reeval(engine_name, data):
     window = data.draw(windows())
-    stream = data.draw(streams(deletions=window.kind == "unbounded", static=True, schema=True))
+    stream = data.draw(streams(deletions=window.kind == "unbounded", static=True, schema=True,
+                               type_links=data.draw(st.booleans())))  # issue 21: rdf:type in the property hierarchy
     query = data.draw(queries(window, entailment="rdfs"))
     expected = list(_trace("reeval", query, stream))
     for (index, got), (_, want) in zip(_trace(engine_name, query, stream), expected, strict=True):
@@ -63,16 +63,12 @@ def _network_closure(network: EpsilonNetwork, triple) -> set:
 
 
 @FAST
-@given(schema=schemas(), triple=triples)
+@given(schema=st.booleans().flatmap(lambda type_links: schemas(type_links=type_links)), triple=triples)
 def test_full_network_closure_is_the_shared_closure_and_the_oracles(schema, triple):
     network = EpsilonNetwork(schema, EVERYTHING)
     closed = _network_closure(network, triple)
     assert closed == set(Schema(schema).consequences(triple))
-    try:
-        oracle = Entailer(schema)
-    except OracleLimitation:
-        return
-    assert closed == set(oracle.triple_closure(triple))
+    assert closed == set(Entailer(schema).triple_closure(triple))
 
 
 def _matches(pattern, triple) -> bool:
@@ -86,12 +82,30 @@ def _matches(pattern, triple) -> bool:
     return True
 
 
+def _check_reduced_network(schema, patterns, triple) -> None:
+    reduced = _network_closure(EpsilonNetwork(schema, patterns), triple)
+    full = set(Schema(schema).consequences(triple))
+    assert reduced <= full
+    for pattern in patterns:
+        assert {t for t in full if _matches(pattern, t)} <= reduced, f"{triple}: pattern {pattern} lost a match"
+
+
 @FAST
 @given(data=st.data(), schema=schemas(), triple=triples)
 def test_reduced_network_keeps_every_triple_a_pattern_can_match(data, schema, triple):
     query = data.draw(queries(Window("unbounded"), entailment="rdfs"))
-    reduced = _network_closure(EpsilonNetwork(schema, query.patterns), triple)
-    full = set(Schema(schema).consequences(triple))
-    assert reduced <= full
-    for pattern in query.patterns:
-        assert {t for t in full if _matches(pattern, t)} <= reduced, f"pattern {pattern} lost a match"
+    _check_reduced_network(schema, query.patterns, triple)
+
+
+# every property with a class as object, and every type: the triples a schema around rdf:type acts on
+PROBES = [(NODES[0], predicate, cls) for predicate in (*PREDICATES, TYPE) for cls in CLASSES]
+
+
+@FAST
+@given(data=st.data(), schema=schemas(type_links=True))
+def test_reduced_network_with_rdf_type_in_the_property_hierarchy(data, schema):
+    # issue 21: with isA ⊑ rdf:type ⊑ cat and no pattern on rdf:type, the reduction dropped rdf:type's node,
+    # and (u isA A) lost (u cat C) for A ⊑ C; rare in the test above, so drawn here every time with every probe
+    query = data.draw(queries(Window("unbounded"), entailment="rdfs"))
+    for triple in PROBES:
+        _check_reduced_network(schema, query.patterns, triple)
