@@ -41,7 +41,8 @@ Where the code departs from the paper, and why (the three points the paper leave
    answers are exact too.
 6. The Bidirectional MultiMap keeps the key and the value tables and folds the pair table into
    them: each entry holds its partners bare (one), in a tuple (up to 8) or in a set, so a pair is
-   still found in O(1) from its key, and there are no ordinals (``multimap``). Its value table lists
+   still found in O(1) from its key, and there are no ordinals (``multimap``); a view whose object is a
+   variable no other pattern uses keeps no value table, since no join can probe it. Its value table lists
    every key of a value (the paper keeps one), and its hashes are Python's, not MD5/SHA
    (collisions are resolved by equality, so lookups are exact).
 7. The adaptive dictionary is reference-counted by the window's triples in the incremental
