@@ -5,8 +5,8 @@ grouping key (``harness.streams.table``), so an event's *position* is the number
 ``event`` values below its own, a running count over the events in that order
 (``oracles.spark.ordering``). ``seq`` orders the rows of one event.
 
-The last instant of an occurrence at position k with timestamp ts (DESIGN.md section 2, "The same
-answers as intervals") is the last position j with ``τ_b(τ_j) <= ts``:
+The last instant of an occurrence at position k with timestamp ts is the last position j with
+``τ_b(τ_j) <= ts`` (DESIGN.md section 2, "The same answers as intervals"):
 
 - ``sliding(ω, x)``: ``τ_b(τ_j) = (⌊(τ_j − ω)/x⌋ + 1)·x <= ts`` holds exactly when
   ``τ_j < x·⌊ts/x⌋ + ω`` (an integer multiple of x is at most ts iff it is at most x·⌊ts/x⌋). Timestamps
