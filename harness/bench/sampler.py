@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -70,6 +71,8 @@ class RssSampler:
         self._armed = False
         self._fired: CellLimit | None = None
         self._resend = False
+        self._stopping = False
+        self._previous_unraisable = sys.unraisablehook
         self._progress = progress
         self._progress_every_ns = int(progress_every_s * 1e9)
         self._thread = threading.Thread(target=self._run, name="cgpm-rss-sampler", daemon=True)
@@ -92,15 +95,19 @@ class RssSampler:
     def start(self) -> RssSampler:
         if threading.current_thread() is threading.main_thread():
             self._previous_handler = signal.signal(LIMIT_SIGNAL, self._raise_limit)
+            self._previous_unraisable = sys.unraisablehook
+            sys.unraisablehook = self._unraisable
         self._thread.start()
         return self
 
     def stop(self) -> None:
+        self._stopping = True  # the cell is over: a limit sent again now must not raise in its clean-up
         self.disarm()
         self._stop.set()
         self._thread.join()
         if self._previous_handler is not None:
             signal.signal(LIMIT_SIGNAL, self._previous_handler)
+            sys.unraisablehook = self._previous_unraisable
 
     def arm(self, timeout_s: float) -> None:
         """Start enforcing the limits: the time-out counts from now."""
@@ -113,7 +120,7 @@ class RssSampler:
             self._armed = False
 
     def _raise_limit(self, signum, frame):
-        if self._fired is None:
+        if self._fired is None or self._stopping:
             return
         if _swallows_exceptions(frame):
             # raised here, the limit would be lost (Python reports an exception escaping a gc callback or a
@@ -121,6 +128,13 @@ class RssSampler:
             self._resend = True
             return
         raise self._fired
+
+    def _unraisable(self, unraisable) -> None:
+        # the limit was raised where Python cannot propagate it (a weakref callback, a finalizer): send it again
+        if self._fired is not None and unraisable.exc_value is self._fired:
+            self._resend = True
+            return
+        self._previous_unraisable(unraisable)
 
     def _fire(self, status: str, detail: str) -> None:
         with self._lock:

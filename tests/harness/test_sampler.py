@@ -60,3 +60,30 @@ def test_a_limit_signalled_inside_a_gc_callback_is_signalled_again_not_lost():
         gc.callbacks.remove(callback)
     with pytest.raises(CellLimit):
         sampler._raise_limit(signal.SIGUSR2, sys._getframe())  # in ordinary code: raised
+
+
+def test_a_limit_swallowed_as_unraisable_is_signalled_again():
+    """A limit raised inside a finalizer or weakref callback reaches sys.unraisablehook, not the cell: it is sent again."""
+    import sys
+    import weakref
+
+    from harness.bench.sampler import CellLimit, RssSampler
+
+    class Target:
+        pass
+
+    sampler = RssSampler(0).start()
+    try:
+        sampler._fired = CellLimit("timeout", "passed its time-out")
+
+        def callback(_reference):
+            raise sampler._fired
+
+        target = Target()
+        reference = weakref.ref(target, callback)  # noqa: F841 (kept alive so its callback runs)
+        del target  # the callback raises; Python reports it as unraisable
+        assert sampler._resend
+        assert sys.unraisablehook == sampler._unraisable
+    finally:
+        sampler.stop()
+    assert sys.unraisablehook is not sampler._unraisable
