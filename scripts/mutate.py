@@ -65,10 +65,16 @@ def target_modules(config: dict, names: list[str]) -> dict[str, list[str]]:
     return chosen
 
 
-def killing_suite(config: dict, base: list[str] | None = None) -> list[str]:
+def quick_targets(config: dict) -> list[str]:
+    """The targets CI's quick sample draws from: all but those run apart on their own tests (``quick = false``)."""
+    return [name for name, target in config["targets"].items() if target.get("quick", True)]
+
+
+def killing_suite(config: dict, base: list[str] | None = None, targets: list[str] | None = None) -> list[str]:
     tests = list(config["suite"]["tests"] if base is None else base)
-    for target in config["targets"].values():
-        tests += target.get("tests", [])
+    for name, target in config["targets"].items():
+        if targets is None or name in targets:
+            tests += target.get("tests", [])
     return [t for t in dict.fromkeys(tests) if (ROOT / t).exists()]
 
 
@@ -309,11 +315,12 @@ def cmd_quick(args, config) -> int:
     """CI: the same seeded sample from every target; fails when its score drops below the recorded minimum."""
     quick = config["quick"]
     args.sample, args.seed, args.rerun, args.targets = quick["per_target"], quick["seed"], True, None
-    chosen = target_modules(config, list(config["targets"]))
+    targets = quick_targets(config)
+    chosen = target_modules(config, targets)
     workdir = Path(args.workdir).resolve()
     workdir.mkdir(parents=True, exist_ok=True)
     modules = [m for files in chosen.values() for m in files]
-    prepare(workdir, config, modules, killing_suite(config, quick["tests"]))
+    prepare(workdir, config, modules, killing_suite(config, quick["tests"], targets))
     if mutmut(workdir, config, []) != 0:
         return 1
     picked = quick_sample(config, chosen, results(workdir, modules))
