@@ -7,15 +7,14 @@ failure to the shortest sequence of batches.
 
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass
-
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from engines.model.stream import DELETE, INSERT, Compare, Event, Update, Window
+from engines.model.stream import DELETE, INSERT, Event, Update, Window
 from engines.registry import get_engine, known_engines
 from oracles.evaluate import answers_over_graph
+from tests.oxigraph_divergence import orders_terms, oxigraph_merges
 from tests.strategies import queries, triples
 
 UPDATE_ENGINES = [
@@ -25,30 +24,10 @@ UPDATE_ENGINES = [
 ]
 
 
-def orders_terms(expr) -> bool:
-    """Whether a FILTER expression holds an ordering comparison (<, <=, >, >=) anywhere."""
-    if isinstance(expr, Compare) and expr.op in ("<", "<=", ">", ">="):
-        return True
-    if is_dataclass(expr):
-        return any(orders_terms(getattr(expr, f.name)) for f in fields(expr))
-    if isinstance(expr, tuple | list):
-        return any(orders_terms(item) for item in expr)
-    return False
-
-
 def engines_for(query) -> list[str]:
     """The update engines to compare on ``query``: oxigraph orders IRIs with ``<`` where SPARQL has a type error
     (tests/engines/test_oxigraph_divergence.py), so it sits out queries with an ordering comparison."""
     return [name for name in UPDATE_ENGINES if not (name == "oxigraph" and any(map(orders_terms, query.filters)))]
-
-
-def oxigraph_merges(query, triples) -> bool:
-    """True when oxigraph stores two distinct terms of the query or the triples as one (its documented divergence)."""
-    from engines.baselines.oxigraph_engine import OxigraphEngine
-
-    engine = OxigraphEngine(query)
-    terms = {t for triple in triples for t in triple} | {t for pattern in query.patterns for t in pattern if not t.startswith("?")}
-    return len({str(engine._term(t, inserted=False)) for t in terms}) < len(terms)
 
 
 class UpdateStreamMachine(RuleBasedStateMachine):
