@@ -2,6 +2,13 @@
 
 An engine is built for one query (with its window and entailment), fed events one at a time by
 ``push`` and asked for its current answers. It never sees the harness, Spark or the oracles.
+
+Many queries: an engine that shares work between queries (``Capabilities.shares`` says what) also
+has ``add_query(query) -> query_id``; the constructor's query is id 0, the next ones 1, 2, ... in
+order, all registered before the first event. While it holds one query, ``push`` returns a
+``Delta`` exactly as a one-query engine does; once it holds more, a ``MultiDelta``, one Delta per
+query id; ``per_query`` reads either. ``answers(query_id)`` is one query's answers. An engine
+without ``add_query`` runs many queries as one instance per query (``engines.query_set``).
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ class Capabilities:
     filters: bool
     output: str = "delta"
     matches: bool = True  # False for cost floors such as ``scan`` that compute no answers
+    shares: str = ""  # what queries registered in one instance share ("" for none: one instance per query)
 
     def __post_init__(self) -> None:
         if self.output not in OUTPUTS:
@@ -42,6 +50,7 @@ class Capabilities:
             "filters": self.filters,
             "output": self.output,
             "matches": self.matches,
+            "shares": self.shares,
         }
 
     def refusal(self, query: ContinuousQuery, *, has_static: bool = False, has_deletions: bool = False) -> str | None:
@@ -79,6 +88,33 @@ class Engine(Protocol):
     def stats(self) -> dict[str, int]:
         """Sizes of the engine's structures (views, tokens, lists), for memory analysis."""
         ...
+
+
+class MultiDelta(tuple):
+    """The change of every registered query's answers at one instant: ``deltas[query_id]`` is a ``Delta``."""
+
+    __slots__ = ()
+
+    def __bool__(self) -> bool:
+        return any(self)
+
+
+def per_query(result: Delta | MultiDelta) -> tuple[Delta, ...] | MultiDelta:
+    """The deltas by query id of what ``push`` returned: a one-query engine's Delta is query 0's."""
+    return (result,) if isinstance(result, Delta) else result
+
+
+@runtime_checkable
+class ManyQueryEngine(Engine, Protocol):
+    """An engine that registers several queries in one instance and shares what ``capabilities.shares`` says."""
+
+    def add_query(self, query: ContinuousQuery) -> int:
+        """Register one more query before the first event; its id (1, 2, ...: the constructor's query is 0)."""
+        ...
+
+    def push(self, event: Event) -> Delta | MultiDelta: ...
+
+    def answers(self, query_id: int = 0) -> Counter[Mapping]: ...
 
 
 def check_supported(engine_cls: type, query: ContinuousQuery, *, has_static=False, has_deletions=False) -> None:

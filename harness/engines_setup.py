@@ -17,12 +17,13 @@ and ``has_deletions``.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from common.errors import EngineError
 from engines.adapters import can_adapt, windowed
 from engines.model.stream import ContinuousQuery, Delta, Event, Stream
 from engines.protocol import check_supported
+from engines.query_set import PerQueryEngine
 from engines.registry import resolve
 
 
@@ -48,6 +49,23 @@ def build_engine(reference: str | type, query: ContinuousQuery, stream: Stream, 
         return engine_cls(query, static=stream.static, schema=stream.schema, **options)
     except TypeError as error:
         raise EngineError(f"engine {engine_cls.name!r} rejected its options: {error}") from None
+
+
+def build_query_set(reference: str | type, queries: Sequence[ContinuousQuery], stream: Stream, *, share: bool = True,
+                    **options):
+    """One engine holding every query (ids in order): the engine's own ``add_query`` when it shares and
+    ``share`` is set, else one instance per query behind ``PerQueryEngine``; every query is checked first."""
+    if not queries:
+        raise EngineError("no query to run")
+    classes = [engine_class_for(reference, query, stream) for query in queries]
+    first = build_engine(reference, queries[0], stream, **options)
+    if len(queries) == 1:
+        return first
+    if not (share and all(engine_cls.capabilities.shares for engine_cls in classes)):
+        first = PerQueryEngine(first, lambda query: build_engine(reference, query, stream, **options))
+    for query in queries[1:]:
+        first.add_query(query)
+    return first
 
 
 def engine_deltas(engine, events: Iterable[Event]) -> Iterator[Delta]:

@@ -2,7 +2,8 @@
 
 The window content and its RDFS closure are maintained incrementally (that is bookkeeping, not
 matching); the query is evaluated afresh after every event by ``engines.bgp`` and the delta is
-the difference with the previous instant's answers.
+the difference with the previous instant's answers. Several queries (``add_query``) share one
+window store per window and entailment (``engines.baselines.reeval_shared``).
 """
 
 from __future__ import annotations
@@ -23,27 +24,36 @@ ALL_WINDOWS = frozenset({"sliding", "event", "unbounded"})
 class ReevalEngine:
     name = "reeval"
     capabilities = Capabilities(
-        windows=ALL_WINDOWS, deletions=True, entailment=frozenset({"none", "rdfs"}), static=True, filters=True
+        windows=ALL_WINDOWS, deletions=True, entailment=frozenset({"none", "rdfs"}), static=True, filters=True,
+        shares="the window store and its index, one per window and entailment, every query evaluated over it",
     )
 
     def __init__(
         self, query: ContinuousQuery, *, static: Iterable[Triple] = (), schema: Iterable[Triple] = (), **options
     ) -> None:
         self.query = query
+        # kept (not copied) for the window stores of queries added later
+        self.static = static if isinstance(static, (tuple, list, set, frozenset)) else tuple(static)
+        self.schema = tuple(schema)
         self.window = WindowState(query.window)
         self.index = TripleIndex()
         self.accept = compile_filters(query.filters, query.variables)
-        self.closure = ClosureCounter(Schema(schema)) if query.entailment == "rdfs" else None
-        self._add(set(static))  # static data is in every instant's graph and never leaves
+        self.closure = ClosureCounter(Schema(self.schema)) if query.entailment == "rdfs" else None
+        self._add(set(self.static))  # static data is in every instant's graph and never leaves
         self.current: set[Mapping] = set()
         self._first = True
         self.evaluations = 0
 
-    def _add(self, triples: set[Triple]) -> None:
-        self.index.add(self.closure.add(triples) if self.closure else triples)
+    def _add(self, triples: set[Triple]) -> set[Triple]:
+        """Add window triples; the triples that entered the index (their closure's new triples)."""
+        entered = self.closure.add(triples) if self.closure else triples
+        self.index.add(entered)
+        return entered
 
-    def _remove(self, triples: set[Triple]) -> None:
-        self.index.remove(self.closure.remove(triples) if self.closure else triples)
+    def _remove(self, triples: set[Triple]) -> set[Triple]:
+        left = self.closure.remove(triples) if self.closure else triples
+        self.index.remove(left)
+        return left
 
     def push(self, event: Event) -> Delta:
         added, removed = self.window.advance(event)
@@ -57,6 +67,15 @@ class ReevalEngine:
         delta = Delta.between(self.current, answers)
         self.current = answers
         return delta
+
+    def add_query(self, query: ContinuousQuery) -> int:
+        """Register a further query: it reads this instance's window store when it has the same window and entailment."""
+        from engines.baselines.reeval_shared import SharedWindowStores
+
+        shared = self.__dict__.get("shared")
+        if shared is None:
+            shared = self.shared = SharedWindowStores.around(self)
+        return shared.add(query)
 
     def answers(self) -> Counter[Mapping]:
         return Counter(self.current)

@@ -34,7 +34,7 @@ from typing import ClassVar
 
 from common.errors import EngineError, StreamError
 from engines.model.stream import DELETE, NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
-from engines.protocol import Capabilities, check_supported
+from engines.protocol import Capabilities, MultiDelta, check_supported
 from engines.rdfs import RDF_TYPE
 from engines.sparkwave.epsilon import EpsilonNetwork
 from engines.sparkwave.network import ReteNetwork
@@ -46,6 +46,7 @@ SPARKWAVE_CAPABILITIES = Capabilities(
     static=True,
     filters=True,
     output="delta",
+    shares="α-memories and join nodes of the queries with one window and entailment (one network per window)",
 )
 
 
@@ -64,12 +65,23 @@ class SparkwaveEngine:
         if options:
             raise EngineError(f"engine 'sparkwave' takes no options, got {', '.join(sorted(options))}")
         check_supported(type(self), query)
+        # kept (not copied) to rebuild the network when queries are added
+        self.static = static if isinstance(static, (tuple, list, set, frozenset)) else tuple(static)
+        self.schema = tuple(schema)
+        self._build((query,))
+
+    def _build(self, queries: tuple[ContinuousQuery, ...]) -> None:
+        """The network of ``queries`` (one window and entailment): a production each, shared α-memories and join nodes."""
+        query = queries[0]
         self.query = query
+        self.queries = queries
         self.window = query.window
         self.rete = ReteNetwork()
-        self.production = self.rete.add_production(query.patterns, query.filters, query.variables)
+        self.productions = [self.rete.add_production(q.patterns, q.filters, q.variables) for q in queries]
+        self.production = self.productions[0]
         # without entailment the ε-network has no node, and every triple enters at the α root
-        self.epsilon = EpsilonNetwork(schema if query.entailment == "rdfs" else (), query.patterns)
+        patterns = [pattern for q in queries for pattern in q.patterns]
+        self.epsilon = EpsilonNetwork(self.schema if query.entailment == "rdfs" else (), patterns)
         for node in self.epsilon.nodes():
             is_class = node.kind == "C"
             node.alpha = None if node.term == RDF_TYPE and not is_class else (
@@ -85,9 +97,15 @@ class SparkwaveEngine:
         self.present: set[Triple] = set()  # unbounded: the streamed triples in D(τ)
         self._last_ts: int | None = None
         self._first = True
-        for triple in set(static):
+        for triple in set(self.static):
             for closed, node in self.epsilon.closure(triple):
                 self._support(closed, node, None)
+
+    def add_query(self, query: ContinuousQuery) -> int:
+        """Register a further query (``engines.sparkwave.query_set``): same window, same network."""
+        from engines.sparkwave.query_set import add_query
+
+        return add_query(self, query)
 
     # ------------------------------------------------------------------ working memory
 
@@ -139,7 +157,7 @@ class SparkwaveEngine:
 
     # ------------------------------------------------------------------ events
 
-    def push(self, event: Event) -> Delta:
+    def push(self, event: Event) -> Delta | MultiDelta:
         if self._last_ts is not None and event.ts < self._last_ts:
             raise StreamError(f"event {event.index}: timestamp {event.ts} is before the previous {self._last_ts}")
         self._last_ts = event.ts
@@ -204,11 +222,15 @@ class SparkwaveEngine:
                 for closed, node in self.epsilon.closure(triple):
                     self._support(closed, node, event.ts)
 
-    def _delta(self) -> Delta:
-        production = self.production
+    def _delta(self) -> Delta | MultiDelta:
+        first, self._first = self._first, False
+        if len(self.productions) == 1:
+            return self._production_delta(self.production, first)
+        return MultiDelta([self._production_delta(production, first) for production in self.productions])
+
+    def _production_delta(self, production, first: bool) -> Delta:
         touched = production.touched
-        if self._first:
-            self._first = False  # before the first event nothing was reported: static answers appear now
+        if first:  # before the first event nothing was reported: static answers appear now
             for key in touched:
                 touched[key] = 0
             for key in production.keys():
@@ -225,11 +247,12 @@ class SparkwaveEngine:
         touched.clear()
         return Delta(added=added, removed=removed) if added or removed else NO_CHANGE
 
-    def answers(self) -> Counter[Mapping]:
+    def answers(self, query_id: int = 0) -> Counter[Mapping]:
         """M(τ) after the last event: the production's mappings (none reported before the first event)."""
         if self._first:
             return Counter()
-        return Counter(dict.fromkeys(map(self.production.mapping, self.production.keys()), 1))
+        production = self.productions[query_id]
+        return Counter(dict.fromkeys(map(production.mapping, production.keys()), 1))
 
     def stats(self) -> dict[str, int]:
         return {
@@ -237,6 +260,6 @@ class SparkwaveEngine:
             **self.rete.stats(),
             "wmes": len(self.wmes),
             "expiry_queue": len(self.expiry),
-            "answers": 0 if self._first else len(self.production.keys()),
+            "answers": 0 if self._first else sum(len(production.keys()) for production in self.productions),
         }
 

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import ClassVar
 
 from common.errors import StreamError
 from engines.model.stream import DELETE, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities, check_supported
 from engines.tpjoin.common import CompiledQuery, reject_options
+from engines.tpjoin.query_set import SHARES, QuerySetPartitioning
 
 EVENT_CAPABILITIES = Capabilities(
     windows=frozenset({"event"}),
@@ -27,10 +29,11 @@ EVENT_CAPABILITIES = Capabilities(
     static=True,
     filters=True,
     output="delta",
+    shares=SHARES,
 )
 
 
-class TPJoinEventEngine:
+class TPJoinEventEngine(QuerySetPartitioning):
     """E-CGPM with query-based partitioned views."""
 
     name: ClassVar[str] = "tpjoin-event"
@@ -111,4 +114,5 @@ class TPJoinEventNoPartitionEngine(TPJoinEventEngine):
     """E-CGPM*: the same automaton with every pattern joining over the whole event (no Algorithm 1)."""
 
     name: ClassVar[str] = "tpjoin-event-nopart"
+    capabilities: ClassVar[Capabilities] = replace(EVENT_CAPABILITIES, shares="")  # no partitioning to share
     partitioned: ClassVar[bool] = False

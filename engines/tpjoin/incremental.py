@@ -36,6 +36,7 @@ from common.errors import StreamError
 from engines.model.stream import DELETE, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities, check_supported
 from engines.tpjoin.common import CompiledQuery, reject_options
+from engines.tpjoin.query_set import SHARES, QuerySetPartitioning
 from engines.tpjoin.window import EncodedWindow
 
 INCREMENTAL_CAPABILITIES = Capabilities(
@@ -45,10 +46,11 @@ INCREMENTAL_CAPABILITIES = Capabilities(
     static=True,
     filters=True,
     output="delta",
+    shares=SHARES,
 )
 
 
-class TPJoinIncrementalEngine:
+class TPJoinIncrementalEngine(QuerySetPartitioning):
     """I-CGPM over sliding, tumbling, event and unbounded windows; ``lazy`` decides Algorithm 3's lines 1-6."""
 
     name: ClassVar[str] = "tpjoin-lazy"

@@ -1,0 +1,147 @@
+"""Many queries in one engine: every query registered together gives, at every instant, its one-instance answers.
+
+Conformance: for every engine whose capabilities cover a named check, the check's query is
+registered with variants of it in one engine (an identical copy, which a sharing engine shares
+whole; a copy with renamed variables; the query under another window and, where the engine
+takes it, another entailment), and each query's answers after every event must equal those of
+an instance holding that query alone. Differential: 2-5 random queries over one random stream.
+The one-instance answers are checked against the oracle by test_conformance and test_differential.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from common.errors import EngineError
+from engines.model.query import parse_query
+from engines.model.stream import Delta
+from engines.protocol import MultiDelta, per_query
+from engines.registry import get_engine, known_engines
+from harness.engines_setup import build_engine, build_query_set, engine_class_for
+from tests.conformance.checks import CHECKS
+from tests.strategies import queries, streams, windows
+
+MATCHERS = [name for name in known_engines() if get_engine(name).capabilities.matches and name != "oxigraph"]
+SHARING = [name for name in MATCHERS if get_engine(name).capabilities.shares]
+OTHER_WINDOWS = ("event", "sliding:2:1", "tumbling:3", "unbounded")
+
+
+def _held_after_each_event(engine, stream, count: int):
+    """Per event, each query's answers built from its deltas."""
+    held = [set() for _ in range(count)]
+    for event in stream.events:
+        result = engine.push(event)
+        assert isinstance(result, Delta if count == 1 else MultiDelta)
+        deltas = per_query(result)
+        assert len(deltas) == count
+        for query_id, delta in enumerate(deltas):
+            held[query_id] = (held[query_id] - set(delta.removed)) | set(delta.added)
+        yield [frozenset(answers) for answers in held]
+
+
+def _assert_each_as_alone(engine_name: str, queries_list, stream, *, share: bool = True) -> None:
+    together = build_query_set(engine_name, queries_list, stream, share=share)
+    traces = list(_held_after_each_event(together, stream, len(queries_list)))
+    for query_id, query in enumerate(queries_list):
+        alone = build_engine(engine_name, query, stream)
+        for index, (held, (want,)) in enumerate(zip(traces, _held_after_each_event(alone, stream, 1), strict=True)):
+            got = held[query_id]
+            assert got == want, f"query {query_id} at event {index}: missing {want - got}, extra {got - want}"
+        assert set(together.answers(query_id)) == set(alone.answers())
+
+
+def _variants(engine_name: str, check) -> list:
+    stream = check.stream()
+    text = check.query_text()
+    base = parse_query(text, window=check.window, entailment=check.entailment, name=check.name)
+    renamed = parse_query(re.sub(r"\?(\w+)", r"?\1_r", text), window=check.window, entailment=check.entailment)
+    found = [base, base, renamed]
+    for spec in () if stream.has_deletions else OTHER_WINDOWS:  # deletions: unbounded windows only
+        other = parse_query(text, window=spec, entailment=check.entailment)
+        if other.window != base.window and _runs(engine_name, other, stream):
+            found.append(other)
+            break
+    if check.schema or check.entailment == "rdfs":
+        other = parse_query(text, window=check.window, entailment="none" if check.entailment == "rdfs" else "rdfs")
+        if _runs(engine_name, other, stream):
+            found.append(other)
+    return found
+
+
+def _runs(engine_name: str, query, stream) -> bool:
+    try:
+        engine_class_for(engine_name, query, stream)
+    except EngineError:
+        return False
+    return True
+
+
+CASES = [
+    pytest.param(name, check, id=f"{name}:{check.name}")
+    for name in MATCHERS
+    for check in CHECKS
+    if _runs(name, parse_query(check.query_text(), window=check.window, entailment=check.entailment), check.stream())
+]
+
+
+@pytest.mark.parametrize(("engine_name", "check"), CASES)
+def test_queries_together_answer_as_alone(engine_name, check):
+    _assert_each_as_alone(engine_name, _variants(engine_name, check), check.stream())
+
+
+def test_sharing_engines_say_what_they_share():
+    assert {"reeval", "sparkwave", "tpjoin-event", "tpjoin-lazy", "tpjoin-eager"} <= set(SHARING)
+    assert not get_engine("tpjoin-event-nopart").capabilities.shares
+
+
+def test_an_engine_that_cannot_share_runs_one_instance_per_query():
+    check = CHECKS[0]
+    query = parse_query(check.query_text(), window=check.window)
+    engine = build_query_set("spectra", [query, query], check.stream())
+    assert engine.name == "spectra+perquery" and engine.capabilities.shares == ""
+    assert engine.stats()["instances"] == 2
+
+
+def test_one_query_is_the_engine_itself():
+    check = CHECKS[0]
+    query = parse_query(check.query_text(), window=check.window)
+    engine = build_query_set("reeval", [query], check.stream())
+    assert engine.name == "reeval" and isinstance(engine.push(check.stream().events[0]), Delta)
+
+
+@pytest.mark.parametrize("engine_name", ["reeval", "sparkwave", "tpjoin-lazy"])
+def test_queries_are_registered_before_the_first_event(engine_name):
+    check = CHECKS[0]
+    query = parse_query(check.query_text(), window=check.window)
+    stream = check.stream()
+    engine = build_query_set(engine_name, [query, query], stream)
+    engine.push(stream.events[0])
+    with pytest.raises(EngineError, match="before the first event"):
+        engine.add_query(query)
+
+
+@st.composite
+def many_query_cases(draw):
+    window = draw(windows())
+    stream = draw(streams(deletions=window.kind == "unbounded", static=draw(st.booleans())))
+    count = draw(st.integers(2, 5))
+    drawn = []
+    for _ in range(count):
+        # mostly the shared window, sometimes another: a sharing engine groups by window
+        own = window if window.kind == "unbounded" or draw(st.integers(0, 3)) else draw(windows(("sliding", "event")))
+        drawn.append(draw(queries(own)))
+    return drawn, stream
+
+
+@pytest.mark.parametrize("engine_name", SHARING)
+@settings(max_examples=120, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(case=many_query_cases())
+def test_random_queries_together_answer_as_alone(engine_name, case):
+    drawn, stream = case
+    if not all(_runs(engine_name, query, stream) for query in drawn):
+        return  # outside this engine's capabilities (a refusal, tested in the conformance suite)
+    _assert_each_as_alone(engine_name, drawn, stream)
