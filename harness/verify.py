@@ -201,28 +201,42 @@ def verify(
 
 def _compare(result: VerifyResult, steps, expected, wanted: set[int], istream: bool, max_divergences: int,
              progress: Callable[[int], None] | None) -> None:
-    previous_expected: frozenset[Mapping] = frozenset()
-    pending = next(expected, None)
+    comparison = Comparison(result, expected, wanted, istream, max_divergences)
     for index, held, added, problems in steps:
         if progress is not None:
             progress(index)
+        comparison.step(index, held, added, problems)
+
+
+class Comparison:
+    """One query's engine answers against its oracle's, instant by instant, recorded in ``result``."""
+
+    def __init__(self, result: VerifyResult, expected, wanted: set[int], istream: bool, max_divergences: int) -> None:
+        self.result, self.expected, self.wanted = result, expected, wanted
+        self.istream, self.max_divergences = istream, max_divergences
+        self.previous_expected: frozenset[Mapping] = frozenset()
+        self.pending = next(expected, None)
+
+    def step(self, index: int, held: set[Mapping], added: list[Mapping], problems: list[Divergence]) -> None:
+        result = self.result
         if problems:
             result.mismatches += 1
-            result.divergences.extend(problems[: max(0, max_divergences - len(result.divergences))])
+            result.divergences.extend(problems[: max(0, self.max_divergences - len(result.divergences))])
+        pending = self.pending
         if pending is None or pending[0] != index:
-            continue
+            return
         _, ts, answers = pending
-        pending = next(expected, None)
-        if index in wanted:
+        self.pending = next(self.expected, None)
+        if index in self.wanted:
             result.checkpoints += 1
             divergence = None
             if held != answers:
                 divergence = Divergence(index, ts, sorted(answers - held), sorted(held - answers))
-            elif istream and set(added) != answers - previous_expected:
-                new = answers - previous_expected
+            elif self.istream and set(added) != answers - self.previous_expected:
+                new = answers - self.previous_expected
                 divergence = Divergence(index, ts, sorted(new - set(added)), sorted(set(added) - new), what="added")
             if divergence is not None:
                 result.mismatches += 1
-                if len(result.divergences) < max_divergences:
+                if len(result.divergences) < self.max_divergences:
                     result.divergences.append(divergence)
-        previous_expected = answers
+        self.previous_expected = answers

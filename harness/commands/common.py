@@ -15,7 +15,8 @@ from harness.query_files import check_query_file
 def add_query_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stream", required=True, help="stream directory (stream.json, events/): a path, a file:// URI, "
                         "or any URI Spark can read (copied here first)")
-    parser.add_argument("--query", required=True, type=Path, help="SPARQL SELECT query file (.rq)")
+    parser.add_argument("--query", required=True, type=Path, action="append",
+                        help="SPARQL SELECT query file (.rq); repeat it to register several queries in one engine")
     parser.add_argument("--window", help=f"window: {WINDOW_FORMS}; durations in ms or with {DURATION_UNITS} "
                         "(default: the query's RSP-QL window clause)")
     parser.add_argument("--entailment", choices=("none", "rdfs"),
@@ -24,23 +25,38 @@ def add_query_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def load_inputs(args: argparse.Namespace):
-    """Read and check the query, and open the stream for streaming; raise CgpmError on anything wrong.
+    """The first query and the opened stream (``load_many_inputs`` for every ``--query``)."""
+    queries, source = load_many_inputs(args)
+    return queries[0], source
+
+
+def load_many_inputs(args: argparse.Namespace):
+    """Read and check every query (names, their file stems, distinct), and open the stream for streaming; raise CgpmError on anything wrong.
 
     The stream's events are not read here: each pass over ``source.events`` reads them batch by batch
     (``harness.streams.reader``), checking rows and refusing deletions under a bounded window as they pass."""
     from harness.streams.reader import open_stream
 
     window = parse_window(args.window) if args.window else None
-    check_query_file(args.query)
-    query = load_query(args.query, window=window, entailment=args.entailment)
+    paths = args.query if isinstance(args.query, list) else [args.query]
+    queries = []
+    for path in paths:
+        check_query_file(path)
+        queries.append(load_query(path, window=window, entailment=args.entailment))
+    names = [query.name for query in queries]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ConfigError(f"--query: two query files named {repeated[0]!r}: each query is named by its file stem")
     limit = getattr(args, "max_events", None)
     if limit is not None and limit < 1:
         raise ConfigError(f"--max-events must be at least 1, got {limit}")
-    source = open_stream(args.stream, max_events=limit).checked_against(query.window)
-    if not query.window.allows_deletions and source.has_deletions:
+    # a bounded window among the queries refuses the stream's deletions
+    strictest = next((query.window for query in queries if not query.window.allows_deletions), queries[0].window)
+    source = open_stream(args.stream, max_events=limit).checked_against(strictest)
+    if not all(query.window.allows_deletions for query in queries) and source.has_deletions:
         for _ in source.events:  # the pass stops at the first deletion with the message naming it
             pass
-    return query, source
+    return queries, source
 
 
 def progress_bar(total, description: str):

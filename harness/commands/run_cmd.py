@@ -1,5 +1,10 @@
 """``cgpm run``: feed one engine a stream and report its answers, optionally as a JSON Lines trace of every delta.
 
+With several ``--query``, one engine holds them all (``harness.engines_setup.build_query_set``:
+shared when the engine shares, one instance per query with ``--per-query`` or when it cannot),
+``--trace`` is a directory with one trace per query named by the query file's stem, and the
+summary has a line per query.
+
 What it shows is projected onto SELECT's variables (``harness.projection``): the trace's ``vars``
 are SELECT's, its rows the change of the projected answers (a row once per full mapping that
 projects onto it, once in all with SELECT DISTINCT), and ``answers`` counts projected answers;
@@ -16,8 +21,9 @@ import time
 from pathlib import Path
 
 from common.errors import ConfigError
-from harness.commands.common import add_query_arguments, load_inputs, progress_bar
-from harness.engines_setup import build_engine, close_engine, engine_steps
+from engines.protocol import per_query
+from harness.commands.common import add_query_arguments, load_many_inputs, progress_bar
+from harness.engines_setup import build_engine, build_query_set, close_engine, engine_steps
 from harness.projection import Projection
 from harness.streams.atomic import current_umask
 
@@ -30,7 +36,10 @@ def add_parser(subparsers) -> None:
         "answers as JSON Lines. Nothing is checked: cgpm verify compares with the oracle, cgpm bench measures.")
     parser.add_argument("--engine", required=True, help="engine: a name (see cgpm engines), package.module:Class, or an external engine's .toml descriptor")
     add_query_arguments(parser)
-    parser.add_argument("--trace", type=Path, help="write every event's added/removed answers as JSON Lines")
+    parser.add_argument("--trace", type=Path, help="write every event's added/removed answers as JSON Lines "
+                        "(several queries: a directory, one QUERY-STEM.jsonl per query)")
+    parser.add_argument("--per-query", action="store_true",
+                        help="several queries: one engine instance per query even when the engine shares")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.set_defaults(handler=run)
 
@@ -46,7 +55,10 @@ def _trace_target(path: Path):
 
 
 def run(args: argparse.Namespace) -> int:
-    query, stream = load_inputs(args)
+    queries, stream = load_many_inputs(args)
+    if len(queries) > 1:
+        return run_many(args, queries, stream)
+    query = queries[0]
     engine = build_engine(args.engine, query, stream)
     name = engine.name
     trace = None
@@ -99,4 +111,76 @@ def run(args: argparse.Namespace) -> int:
         print(f"{name} on {query.name} [{query.window.spec()}]: {summary['events']} events, "
               f"{summary['triples']} triples, {summary['answers']} answers at the end "
               f"(+{added_total} / -{removed_total} over the stream) in {wall:.3f}s")
+    return 0
+
+
+def _trace_directory(path: Path, queries) -> dict:
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"--trace {path}: with several queries the trace is a directory, and this is a file")
+    if not path.parent.exists():
+        raise ConfigError(f"--trace {path}: directory {path.parent} does not exist")
+    path.mkdir(exist_ok=True)
+    return {query.name: path / f"{query.name}.jsonl" for query in queries}
+
+
+def run_many(args: argparse.Namespace, queries, stream) -> int:
+    """Every query in one engine, one pass over the stream; per query its answers, deltas and (with --trace) trace."""
+    targets = _trace_directory(args.trace, queries) if args.trace else {}
+    engine = build_query_set(args.engine, queries, stream, share=not args.per_query)
+    name = engine.name
+    projections = [Projection(query) for query in queries]
+    added_total, removed_total = [0] * len(queries), [0] * len(queries)
+    traces = []
+    events = triples = 0
+    try:
+        for query, projection in zip(queries, projections, strict=True):
+            if targets:
+                traces.append(_trace_target(targets[query.name]))
+                traces[-1].write(json.dumps({"vars": projection.names}) + "\n")
+        bar = progress_bar(lambda: len(stream.events), name)
+        started = time.perf_counter()
+        reading = iter(stream.events)
+        for event, result in engine_steps(engine, reading):
+            events += 1
+            triples += len(event.updates)
+            for query_id, delta in enumerate(per_query(result)):
+                added_total[query_id] += len(delta.added)
+                removed_total[query_id] += len(delta.removed)
+                if traces:
+                    added, removed = projections[query_id].delta(delta)
+                    traces[query_id].write(json.dumps({
+                        "i": event.index, "ts": event.ts,
+                        "added": [list(m) for m in added], "removed": [list(m) for m in removed],
+                    }, ensure_ascii=False) + "\n")
+            bar.update(1)
+        decode_s = getattr(reading, "decode_ns", 0) / 1e9
+        wall = time.perf_counter() - started - decode_s
+        bar.close()
+        for query, trace in zip(queries, traces, strict=True):
+            trace.close()
+            os.replace(trace.name, targets[query.name])
+        traces = []
+        per_query_summary = []
+        for query_id, (query, projection) in enumerate(zip(queries, projections, strict=True)):
+            held = engine.answers(query_id)
+            per_query_summary.append({
+                "query": query.name, "window": query.window.spec(), "entailment": query.entailment,
+                "answers": sum(projection.answers(held).values()), "full_mappings": sum(held.values()),
+                "added": added_total[query_id], "removed": removed_total[query_id],
+            })
+        stats = engine.stats()
+    finally:
+        close_engine(engine)
+        for trace in traces:
+            trace.close()
+            os.unlink(trace.name)
+    summary = {"engine": name, "shares": engine.capabilities.shares, "events": events, "triples": triples,
+               "queries": per_query_summary, "wall_s": round(wall, 6), "decode_s": round(decode_s, 6), "stats": stats}
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    print(f"{name} on {len(queries)} queries: {events} events, {triples} triples in {wall:.3f}s")
+    for row in per_query_summary:
+        print(f"  {row['query']} [{row['window']}]: {row['answers']} answers at the end "
+              f"(+{row['added']} / -{row['removed']} over the stream)")
     return 0

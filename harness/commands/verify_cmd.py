@@ -3,6 +3,10 @@
 Progress (stderr, when a terminal): the Spark oracle's job shows its own stages' tasks while it runs
 (``harness.spark_progress``), and the comparison's bar over events starts at the first compared
 event, so its rate and ETA are the comparison's, not the job's.
+
+Several ``--query``: one engine holds them all (``harness.verify_many``), each query is checked at
+its own checkpoints, and the verdict has a line per query; a divergence names its query, and
+``cgpm verify`` with that query alone shrinks a reproducer.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import time
 from pathlib import Path
 
 from common.errors import ConfigError
-from harness.commands.common import add_query_arguments, load_inputs, progress_bar
+from harness.commands.common import add_query_arguments, load_many_inputs, progress_bar
 from harness.oracle_choice import ORACLE_CHOICES, REEVALUATION_LIMIT
 from harness.spark_progress import spark_progress
 from harness.verify import verify
@@ -37,6 +41,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--reproducer", type=Path, help="where to write a shrunk failing stream on a mismatch "
                         "(default: results/runs/reproducers/ENGINE-QUERY-TIME)")
     parser.add_argument("--no-reproducer", action="store_true", help="do not shrink and write a reproducer")
+    parser.add_argument("--per-query", action="store_true",
+                        help="several queries: one engine instance per query even when the engine shares")
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
     parser.set_defaults(handler=run)
 
@@ -82,11 +88,14 @@ class _LazyBar:
 def run(args: argparse.Namespace) -> int:
     if args.every < 1:
         raise ConfigError(f"--every must be at least 1, got {args.every}")
-    query, stream = load_inputs(args)
+    queries, stream = load_many_inputs(args)
     if args.master:
         from harness.spark import spark_session
 
         spark_session(args.master, app_name="cgpm verify")  # the spark oracle then runs on it
+    if len(queries) > 1:
+        return run_many(args, queries, stream)
+    query = queries[0]
     comparison = _LazyBar(lambda: len(stream.events), f"verify {args.engine}")
     with spark_progress(f"{args.oracle if args.oracle != 'auto' else 'spark'} oracle job"):
         result = verify(args.engine, query, stream, oracle=args.oracle, every=args.every, progress=comparison.update)
@@ -111,3 +120,33 @@ def run(args: argparse.Namespace) -> int:
         if result.reproducer:
             print(f"  reproducer: {result.reproducer}")
     return 0 if result.agrees else 1
+
+
+def run_many(args: argparse.Namespace, queries, stream) -> int:
+    from harness.verify_many import verify_many
+
+    comparison = _LazyBar(lambda: len(stream.events), f"verify {args.engine} ({len(queries)} queries)")
+    with spark_progress(f"{args.oracle if args.oracle != 'auto' else 'spark'} oracle job"):
+        results = verify_many(args.engine, queries, stream, oracle=args.oracle, every=args.every,
+                              progress=comparison.update, share=not args.per_query)
+    comparison.close()
+    agrees = all(result.agrees for result in results)
+    if args.json:
+        print(json.dumps({"engine": results[0].engine, "agrees": agrees, "queries": [{
+            "query": result.query, "window": result.window, "oracle": result.oracle, "checked": result.checked,
+            "events": result.events, "checkpoints": result.checkpoints, "mismatches": result.mismatches,
+            "agrees": result.agrees,
+            "first_divergence": result.first.as_json(query.variables) if result.first else None,
+        } for query, result in zip(queries, results, strict=True)]}))
+        return 0 if agrees else 1
+    print(f"{results[0].engine} on {len(queries)} queries {'agrees' if agrees else 'DISAGREES'}")
+    for query, result in zip(queries, results, strict=True):
+        verdict = "agrees" if result.agrees else f"DISAGREES ({result.mismatches} mismatches)"
+        print(f"  {result.query} [{result.window}] {verdict} with the {result.oracle} oracle: "
+              f"{result.checkpoints} checkpoints over {result.events} events ({result.checked})")
+        if result.first:
+            first = result.first.as_json(query.variables)
+            print(f"    first divergence at event {first['event']} (ts {first['ts']}, {first['what']}): "
+                  f"missing {first['missing'][:5]}, extra {first['extra'][:5]}; "
+                  f"cgpm verify with --query for {result.query} alone writes a reproducer")
+    return 0 if agrees else 1

@@ -39,8 +39,11 @@ def test_engines_json_lists_capabilities(capsys):
     rows = {row["name"]: row["capabilities"] for row in json.loads(out)}
     assert rows["reeval"] == {"windows": ["event", "sliding", "unbounded"], "deletions": True,
                               "entailment": ["none", "rdfs"], "static": True, "filters": True,
-                              "output": "delta", "matches": True}
+                              "output": "delta", "matches": True,
+                              "shares": "the window store and its index, one per window and entailment, "
+                              "every query evaluated over it"}
     assert rows["scan"]["matches"] is False
+    assert rows["spectra"]["shares"] == ""  # run with several queries: one instance per query
 
 
 def test_run_writes_a_trace(inputs, capsys):
