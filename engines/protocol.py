@@ -98,6 +98,15 @@ class MultiDelta(tuple):
     def __bool__(self) -> bool:
         return any(self)
 
+    @property
+    def added(self) -> list[Mapping]:
+        """Every query's added answers, in query order: for counting (which query is the index's)."""
+        return [mapping for delta in self for mapping in delta.added]
+
+    @property
+    def removed(self) -> list[Mapping]:
+        return [mapping for delta in self for mapping in delta.removed]
+
 
 def per_query(result: Delta | MultiDelta) -> tuple[Delta, ...] | MultiDelta:
     """The deltas by query id of what ``push`` returned: a one-query engine's Delta is query 0's."""

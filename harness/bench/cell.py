@@ -104,14 +104,19 @@ def _public(facts: dict) -> dict:
 
 def _time_cell(task: dict, facts: dict) -> dict:
     from common.errors import EngineFailure, EnvironmentProblem
-    from harness.bench.matrix import engine_class
+    from harness.bench.matrix import PER_QUERY, engine_class
     from harness.bench.steady import fill_index, retained_triples
     from harness.engines_setup import close_engine, engine_class_for
 
     cell = task["cell"]
     load_started = time.perf_counter()
     query, stream = _load_inputs(cell)
-    engine_cls = engine_class_for(engine_class(cell["engine"]), query, stream)
+    if cell.get("concurrent", 1) > 1 or cell["engine"].endswith(PER_QUERY):
+        from harness.bench.concurrent import concurrent_engine
+
+        engine_cls = concurrent_engine(cell["engine"], query, stream, cell.get("concurrent", 1))
+    else:
+        engine_cls = engine_class_for(engine_class(cell["engine"]), query, stream)
     timeline = stream.index()
     events = timeline.events
     row = {"load_s": time.perf_counter() - load_started, "events": events, "triples": timeline.triples,
@@ -198,7 +203,7 @@ def _time_cell(task: dict, facts: dict) -> dict:
 
 
 def _verify_cell(task: dict, facts: dict) -> dict:
-    from harness.bench.matrix import engine_class
+    from harness.bench.matrix import PER_QUERY, engine_class
     from harness.verify import verify
 
     cell = task["cell"]
@@ -208,11 +213,22 @@ def _verify_cell(task: dict, facts: dict) -> dict:
     row = {**_public(facts), "events": stream.index().events, "triples": stream.index().triples}
     try:
         sampler.arm(task["timeout_s"])
-        result = verify(engine_class(cell["engine"]), query, stream, oracle=task.get("oracle", "rdflib"), every=task["verify_every"])
+        if cell.get("concurrent", 1) > 1 or cell["engine"].endswith(PER_QUERY):
+            from harness.bench.query_copies import query_copies
+            from harness.verify_many import verify_many
+
+            results = verify_many(engine_class(cell["engine"]), query_copies(query, cell.get("concurrent", 1), stream),
+                                  stream, oracle=task.get("oracle", "rdflib"), every=task["verify_every"],
+                                  share=not cell["engine"].endswith(PER_QUERY))
+        else:
+            results = [verify(engine_class(cell["engine"]), query, stream, oracle=task.get("oracle", "rdflib"),
+                              every=task["verify_every"])]
         sampler.disarm()
-        row.update(status="ok", error="", checkpoints=result.checkpoints, mismatches=result.mismatches,
-                   verdict="agrees" if result.agrees else "disagrees",
-                   first_divergence_event=result.first.event_index if result.first else None)
+        first = min((result.first for result in results if result.first), key=lambda d: d.event_index, default=None)
+        row.update(status="ok", error="", checkpoints=sum(result.checkpoints for result in results),
+                   mismatches=sum(result.mismatches for result in results),
+                   verdict="agrees" if all(result.agrees for result in results) else "disagrees",
+                   first_divergence_event=first.event_index if first else None)
     except CellLimit as limit:
         row.update(status=limit.status, error=limit.detail, verdict=f"not checked ({limit.status})")
     finally:

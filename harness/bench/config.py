@@ -31,6 +31,8 @@ File shape (every key optional; relative paths are relative to the file's direct
     entailment = "query"                             # or "none" / "rdfs"
     max_events = 0                                   # 0: the whole stream; N: its first N events
     engines = ["spectra", "scan"]                    # default: the run's engines; else some of them
+    concurrent = [1, 10, 50, 100]                    # copies of each query registered together (default [1]);
+                                                     # an engine named NAME+perquery runs them one instance each
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ class Workload:
     entailment: str = "query"
     max_events: int = 0
     engines: tuple[str, ...] = ()  # empty: the run's engines; else the ones of them this workload runs
+    concurrent: tuple[int, ...] = (1,)  # how many copies of each query run together (harness.bench.query_copies)
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,7 @@ _TOP_TYPES = {
     "spark_master": str, "workloads": list, "stream_cache": str,
 }
 _WORKLOAD_TYPES = {"queries": list, "stream": str, "generate": dict, "windows": list, "entailment": str, "max_events": int,
-                   "engines": list}
+                   "engines": list, "concurrent": list}
 _GENERATE_TYPES = {"dataset": str, "scales": list, "seed": int, "event_shapes": list, "rate": (int, float)}
 
 
@@ -208,6 +211,9 @@ def workload_from(table: dict, base: Path | None, where: str, key: str) -> Workl
         raise ConfigError(f"key {key + '.entailment'!r} in {where} must be one of {', '.join(ENTAILMENTS)}")
     if table.get("max_events", 0) < 0:
         raise ConfigError(f"key {key + '.max_events'!r} in {where} must be >= 0")
+    concurrent = table.get("concurrent", [1])
+    if not concurrent or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in concurrent):
+        raise ConfigError(f"key {key + '.concurrent'!r} in {where} must list query counts >= 1, not {concurrent!r}")
     engines = table.get("engines", [])
     if not all(isinstance(engine, str) for engine in engines):
         raise ConfigError(f"key {key + '.engines'!r} in {where} must list engine names, not {engines!r}")
@@ -219,6 +225,7 @@ def workload_from(table: dict, base: Path | None, where: str, key: str) -> Workl
         stream=stream,
         generate=_generate(table["generate"], where, f"{key}.generate") if "generate" in table else None,
         windows=windows, entailment=entailment, max_events=table.get("max_events", 0), engines=tuple(engines),
+        concurrent=tuple(concurrent),
     )
 
 

@@ -1,4 +1,4 @@
-"""The matrix is the cross product engines × workload streams × queries × windows, each cell named by what it measures.
+"""The matrix is the cross product engines × workload streams × queries × windows × concurrent queries, each cell named by what it measures.
 
 A Cell's ``key`` holds what identifies it across runs and machines (engine, dataset, scale,
 event shape, query name, window, entailment, stream prefix); ``cell_id`` is a readable slug plus a
@@ -18,7 +18,8 @@ from common.errors import ConfigError
 from harness.bench.config import QUERY_WINDOW, BenchConfig, Workload
 from harness.bench.datasets import REMOTE
 
-KEY_COLUMNS = ("engine", "dataset", "scale", "event_shape", "query", "window", "entailment", "max_events")
+KEY_COLUMNS = ("engine", "dataset", "scale", "event_shape", "query", "window", "entailment", "max_events", "concurrent")
+PER_QUERY = "+perquery"  # an engine name ending so runs its concurrent queries one instance each, shared or not
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class Cell:
     max_events: int
     stream_dir: str
     query_path: str
+    concurrent: int = 1  # the query's copies registered together (``harness.bench.query_copies``)
 
     @property
     def key(self) -> dict:
@@ -47,8 +49,11 @@ class Cell:
 
 
 def cell_id_of(key: dict) -> str:
+    concurrent = key.get("concurrent", 1)
+    if concurrent == 1:  # a one-query cell keeps the id it had before the concurrent axis
+        key = {column: value for column, value in key.items() if column != "concurrent"}
     digest = hashlib.sha1(json.dumps(key, sort_keys=True).encode()).hexdigest()[:10]
-    words = [key["engine"], key["dataset"], key["query"], key["window"]]
+    words = [key["engine"], key["dataset"], key["query"], key["window"]] + ([f"x{concurrent}"] if concurrent != 1 else [])
     slug = "--".join(re.sub(r"[^A-Za-z0-9.]+", "-", str(word)).strip("-") for word in words)
     return f"{slug}--{digest}"
 
@@ -97,19 +102,21 @@ def workload_engines(config: BenchConfig, engines: list[str]) -> list[list[str]]
 
 
 def expand(config: BenchConfig, engines: list[str], generated: dict) -> list[Cell]:
-    """Every cell of the run, in a stable order: workload, stream, query, window, then engine."""
+    """Every cell of the run, in a stable order: workload, stream, query, window, concurrent queries, then engine."""
     cells = []
     for workload, its_engines in zip(config.workloads, workload_engines(config, engines)):
         for source in workload_sources(workload, generated):
             for query_path in workload.queries:
                 for window in workload.windows:
                     query = resolved_query(query_path, window, workload.entailment)
-                    for engine in its_engines:
-                        cells.append(Cell(
-                            engine=engine, dataset=source.dataset, scale=source.scale, event_shape=source.event_shape,
-                            query=query.name, window=query.window.spec(), entailment=query.entailment,
-                            max_events=workload.max_events, stream_dir=source.directory, query_path=query_path,
-                        ))
+                    for concurrent in workload.concurrent:
+                        for engine in its_engines:
+                            cells.append(Cell(
+                                engine=engine, dataset=source.dataset, scale=source.scale,
+                                event_shape=source.event_shape, query=query.name, window=query.window.spec(),
+                                entailment=query.entailment, max_events=workload.max_events,
+                                stream_dir=source.directory, query_path=query_path, concurrent=concurrent,
+                            ))
     seen = set()
     unique = []
     for cell in cells:
@@ -120,10 +127,10 @@ def expand(config: BenchConfig, engines: list[str], generated: dict) -> list[Cel
 
 
 def engine_class(name: str) -> type:
-    """The engine class a cell's engine reference names (kept for callers: ``engines.registry.resolve`` decides)."""
+    """The engine class a cell's engine reference names (``NAME+perquery``: NAME's), ``engines.registry.resolve`` decides."""
     from engines.registry import resolve
 
-    return resolve(name)
+    return resolve(name.removesuffix(PER_QUERY))
 
 
 def resolved_query(query_path: str, window: str, entailment: str):

@@ -121,7 +121,8 @@ def cells_frame(run_dir: Path) -> pd.DataFrame:
             verdicts[part["cell_id"]] = part["row"].get("verdict") or part["row"].get("status")
             verify_errors[part["cell_id"]] = part["row"].get("error") or ""
             continue
-        key = {column: part["cell"][column] for column in KEY_COLUMNS}
+        key = {column: part["cell"].get(column, 1) if column == "concurrent" else part["cell"][column]
+               for column in KEY_COLUMNS}  # parts stored before the concurrent axis ran one query
         rows.append({"cell_id": part["cell_id"], **key, "repetition": part["repetition"], **part["row"]})
     frame = pd.DataFrame(rows)
     if frame.empty:
@@ -215,7 +216,10 @@ def _read_table(run_dir: str | Path, name: str) -> pd.DataFrame:
 def load_results(run_dir: str | Path) -> pd.DataFrame:
     """The run's cells table: a row per cell and repetition (see CELL_COLUMNS)."""
     read_run_info(run_dir)
-    return _read_table(run_dir, CELLS_PARQUET)
+    frame = _read_table(run_dir, CELLS_PARQUET)
+    if "concurrent" not in frame.columns:  # a run stored before the concurrent axis: one query per cell
+        frame.insert(frame.columns.get_loc("max_events") + 1, "concurrent", 1)
+    return frame
 
 
 def load_rss(run_dir: str | Path) -> pd.DataFrame:

@@ -40,6 +40,8 @@ def per_cell(cells: pd.DataFrame) -> pd.DataFrame:
     if cells.empty:
         return pd.DataFrame(columns=["cell_id", *KEY_COLUMNS, "repetitions", "ok", "status", "verdict", *MEDIAN_COLUMNS])
     frame = cells.copy()
+    if "concurrent" not in frame:  # cells stored before the concurrent axis ran one query each
+        frame["concurrent"] = 1
     for column in (*MEDIAN_COLUMNS, "window_triples"):
         if column not in frame:
             frame[column] = float("nan")
@@ -151,6 +153,7 @@ def display_table(summary: pd.DataFrame) -> pd.DataFrame:
         "dataset": summary["dataset"],
         "query": summary["query"],
         "window": summary["window"],
+        "queries": summary["concurrent"] if "concurrent" in summary else 1,
         "events": summary["events"],
         "runs ok": runs.where(~short, runs + " short"),
         "status": summary["status"],
@@ -177,19 +180,20 @@ def display_table(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 # display_table's columns in the order a person reads them first; the terminal shows as many as fit
-TERMINAL_COLUMNS = ("engine", "query", "window", "status", "verdict", "wall s", "triples/s", "×reeval", "runs ok",
+TERMINAL_COLUMNS = ("engine", "query", "window", "queries", "status", "verdict", "wall s", "triples/s", "×reeval", "runs ok",
                     "dataset", "p99 ms", "RSS growth MiB", "×variant", "kept up")
 TERMINAL_WIDTH = 120
 
 
 def terminal_table(summary: pd.DataFrame, width: int = TERMINAL_WIDTH) -> pd.DataFrame:
     """The few columns of ``display_table`` a person reads first, as many as fit ``width`` characters of text;
-    the report keeps them all. ``dataset`` is shown only when the run has more than one."""
+    the report keeps them all. ``dataset`` and ``queries`` (concurrent) are shown only when the run has more than one."""
     from harness.bench.tables import to_text
 
     table = display_table(summary)
     candidates = [column for column in TERMINAL_COLUMNS if column in table
-                  and (column != "dataset" or table["dataset"].nunique() > 1)]
+                  and (column != "dataset" or table["dataset"].nunique() > 1)
+                  and (column != "queries" or table["queries"].nunique() > 1)]
     chosen: list[str] = []
     for column in candidates:
         trial = table[[name for name in candidates if name in chosen or name == column]]

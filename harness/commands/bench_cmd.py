@@ -37,6 +37,9 @@ def add_parser(subparsers) -> None:
     cell.add_argument("--window", action="append", help=f"window ({WINDOW_FORMS}; repeatable; default: the query's own)")
     cell.add_argument("--entailment", choices=("none", "rdfs"), help="entailment (default: the query's own)")
     cell.add_argument("--max-events", type=int, help="run only the first N events of the stream")
+    cell.add_argument("--concurrent", action="append", type=int, metavar="N",
+                      help="run N copies of each query together, constants redrawn from the stream (repeatable: the "
+                      "queries axis; an engine named NAME+perquery runs them one instance each)")
     knobs = parser.add_argument_group("measurement (override the file)")
     knobs.add_argument("--repetitions", type=int, help=f"timed repetitions per cell (default {DEFAULTS.repetitions})")
     knobs.add_argument("--warmup", type=int, help=f"untimed passes before the timed one (default {DEFAULTS.warmup})")
@@ -75,8 +78,11 @@ def resolve(args: argparse.Namespace):
             workload["entailment"] = args.entailment
         if args.max_events is not None:
             workload["max_events"] = args.max_events
-    elif args.window or args.entailment or args.max_events is not None:
-        raise ConfigError("--window, --entailment and --max-events describe a cell: give --stream and --query too")
+        if args.concurrent:
+            workload["concurrent"] = list(args.concurrent)
+    elif args.window or args.entailment or args.max_events is not None or args.concurrent:
+        raise ConfigError("--window, --entailment, --max-events and --concurrent describe a cell: give --stream and "
+                          "--query too")
     name = args.name or (args.config.stem if args.config and config.name == DEFAULTS.name else None)
     flags = {
         "name": name, "engines": tuple(args.engine) if args.engine else None, "repetitions": args.repetitions,
