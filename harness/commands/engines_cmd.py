@@ -18,7 +18,8 @@ def add_parser(subparsers) -> None:
         "engines", help="list the registered engines and their capabilities",
         description="List every registered engine (in-tree, cgpm.engines entry points, external descriptors) with "
         "what it can run: window kinds, deletions, entailment, static data, FILTERs, and whether it outputs deltas "
-        "or an istream. An engine that cannot be loaded or started is listed as unavailable, with the reason. "
+        "or an istream, and what several queries registered in one instance share (none: one instance per query). "
+        "An engine that cannot be loaded or started is listed as unavailable, with the reason. "
         "Give any listed name to --engine of run, verify and bench.")
     parser.add_argument("--json", action="store_true", help="print a JSON list")
     parser.set_defaults(handler=run)
@@ -52,6 +53,7 @@ def run(args) -> int:
             f"entailment={','.join(caps['entailment']):<9} static={str(caps['static']).lower():<5} "
             f"filters={str(caps['filters']).lower():<5} output={caps['output']}"
             + ("" if caps["matches"] else "  (cost floor: computes no answers)")
+            + (f"  (many queries share: {caps['shares']})" if caps.get("shares") else "")
             + (_external_note(row["external"]) if "external" in row else "")
         )
     return 0
