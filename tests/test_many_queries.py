@@ -145,3 +145,25 @@ def test_random_queries_together_answer_as_alone(engine_name, case):
     if not all(_runs(engine_name, query, stream) for query in drawn):
         return  # outside this engine's capabilities (a refusal, tested in the conformance suite)
     _assert_each_as_alone(engine_name, drawn, stream)
+
+
+def test_a_dormant_tpjoin_query_wakes_with_its_window_and_sleeps_when_its_anchor_leaves():
+    """The copies' own constant is the anchor: its query holds no instance until a triple fits it, then gets the window."""
+    from tests.conformance.checks import PREFIXES, build_stream
+
+    stream = build_stream([
+        (0, ["+ :s1 a :Student", "+ :s2 a :Student"]), (1, ["+ :s1 :takes :c1"]), (2, ["+ :s3 a :Student"]),
+        (3, ["+ :s3 :takes :c2", "+ :s2 :takes :c1"]), (7, ["+ :s9 a :Student"]), (8, ["+ :s1 a :Student"]),
+        (9, ["+ :s1 :takes :c2"]),
+    ])
+    text = PREFIXES + "SELECT * WHERE {{ ?s :takes <http://ex/{}> . ?s a :Student }}"
+    drawn = [parse_query(text.format(course), window="sliding:4:1") for course in ("c1", "c2", "c3")]
+    _assert_each_as_alone("tpjoin-lazy", drawn, stream)
+    engine = build_query_set("tpjoin-lazy", drawn, stream)
+    dormant = []
+    for event in stream.events:
+        engine.push(event)
+        dormant.append(engine.stats()["dormant_queries"])
+    # c1 wakes at 1 with s1's type of 0 replayed, c2 at 3; both anchors have left the window [4, 7] at 7; c2 wakes
+    # again at 9 with s1's type of 8 replayed (the answer s1 there comes from the replay); c3 never wakes
+    assert dormant == [3, 2, 2, 1, 3, 3, 2]

@@ -11,7 +11,9 @@ instants where something reaches it or something of its own leaves:
 - a sliding window: when a triple routed to it earlier falls before the window's start (an
   expiry heap per window, keyed on the routed events' timestamps);
 - the event window: the event after one that reached it (its content leaves);
-- every query at the first event (static answers appear there).
+- every query at the first event (static answers appear there);
+- never while it is dormant (``engines.tpjoin.dormancy``: its most selective pattern has nothing in
+  its window, so it holds no instance at all).
 
 Exact: without entailment a triple that instantiates none of a query's patterns is in none of its
 matches, so the query's answers at an instant it is not pushed are those of its last push, and its
@@ -22,12 +24,13 @@ pass 2 (atomic FILTERs, repeated variables) on what reaches them.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable
+from collections import Counter
 
 from common.errors import EngineError, StreamError
-from engines.model.stream import DELETE, NO_CHANGE, ContinuousQuery, Event, Triple, Update, is_variable
+from engines.model.stream import DELETE, NO_CHANGE, ContinuousQuery, Event, Mapping, Triple, Update, is_variable
 from engines.protocol import MultiDelta
 from engines.query_set import QuerySet
+from engines.tpjoin.dormancy import Dormancy
 
 SHARES = "partitioning by the query set (Algorithm 1 once per triple for every query)"
 
@@ -40,21 +43,25 @@ def route_key(pattern) -> RouteKey:
 
 
 class RoutedQuerySet(QuerySet):
-    """One engine instance per query, each pushed only the updates that can instantiate its patterns."""
+    """One engine instance per query, each pushed only the updates that can instantiate its patterns; dormant queries hold none."""
 
     def __init__(self, first) -> None:
         super().__init__(first)
         self.routes: dict[RouteKey, set[int]] = {}  # constants of a pattern -> the queries with such a pattern
         self.route_shapes: list[tuple[bool, bool, bool]] = []  # which positions some pattern fixes
+        self.queries: list[ContinuousQuery] = []
         self.windows = []  # per query
         self.expiry: dict = {}  # sliding window -> heap of (timestamp routed, query id)
         self.reached_last_event: list[int] = []  # event-window queries the previous event reached
         self.last_ts: int | None = None
         self.first_event = True
+        self.static = first.compiled.static
+        self.dormancy: Dormancy | None = None
 
     def register(self, query_id: int, query: ContinuousQuery) -> None:
         if query.entailment != "none":
             raise EngineError("routing by the query set needs queries without entailment")
+        self.queries.append(query)
         self.windows.append(query.window)
         if query.window.kind == "sliding":
             self.expiry.setdefault(query.window, [])
@@ -65,31 +72,71 @@ class RoutedQuerySet(QuerySet):
             if shape not in self.route_shapes:
                 self.route_shapes.append(shape)
 
-    def reached_by(self, triple: Triple) -> set[int]:
-        """The queries with a pattern whose constants ``triple`` has (pass 1 and pass 2's constant tests)."""
+    def keys_of(self, triple: Triple) -> list[RouteKey]:
+        """The route keys (patterns' constants) ``triple`` fits: pass 1 and pass 2's constant tests, a look-up per shape."""
         routes = self.routes
-        reached: set[int] = set()
+        keys = []
         for shape in self.route_shapes:
-            found = routes.get(tuple(term if fixed else None for term, fixed in zip(triple, shape, strict=True)))
-            if found:
-                reached |= found
-        return reached
+            key = tuple(term if fixed else None for term, fixed in zip(triple, shape, strict=True))
+            if key in routes:
+                keys.append(key)
+        return keys
 
     def push(self, event: Event) -> MultiDelta:
         self._check_order(event)
-        self.started = True
+        if not self.started:
+            self.started = True
+            self.dormancy = Dormancy(self)
+        dormancy = self.dormancy
+        dormancy.trim(event.ts)
+        pushes, routes = self.pushes, self.routes
         updates_for: dict[int, list[Update]] = {}
         for update in event.updates:
-            for query_id in self.reached_by(update.triple):
-                updates_for.setdefault(query_id, []).append(update)
-        to_push = self._due(event, updates_for)
+            keys = self.keys_of(update.triple)
+            dormancy.log(keys, update)
+            reached = set().union(*(routes[key] for key in keys)) if len(keys) != 1 else routes[keys[0]]
+            for query_id in reached:
+                if pushes[query_id] is not None:  # awake
+                    updates_for.setdefault(query_id, []).append(update)
+        waking = dormancy.close_event(event, updates_for)
+        to_push = self._due(event, updates_for) | waking
         deltas = [NO_CHANGE] * len(self.holders)
-        pushes = self.pushes
         for query_id in to_push:
-            instance_number, _ = self.holders[query_id]
-            updates = updates_for.get(query_id, ())
-            deltas[query_id] = pushes[instance_number](Event(event.index, event.ts, tuple(updates)))
+            push = pushes[query_id]
+            if push is not None:
+                updates = updates_for.get(query_id, ())
+                deltas[query_id] = push(Event(event.index, event.ts, tuple(updates)))
+        dormancy.put_to_sleep()
         return MultiDelta(deltas)
+
+    def wake(self, query_id: int, replay: list[Event]) -> None:
+        """A fresh instance for a dormant query, fed the window's events that reached it (their deltas are empty)."""
+        instance = type(self.instances[0])(self.queries[query_id], static=self.static)
+        for event in replay:
+            instance.push(event)
+        self.pushes[query_id] = instance.push
+        self.answer_functions[query_id] = instance.answers
+        self.stats_functions[query_id] = instance.stats
+        if self.windows[query_id].kind == "sliding":
+            heap = self.expiry[self.windows[query_id]]
+            for event in replay:
+                heapq.heappush(heap, (event.ts, query_id))
+
+    def sleep(self, query_id: int) -> None:
+        self.pushes[query_id] = self.answer_functions[query_id] = self.stats_functions[query_id] = None
+
+    def answers(self, query_id: int = 0) -> Counter[Mapping]:
+        answers = self.answer_functions[query_id]
+        return Counter() if answers is None else answers()
+
+    def stats(self) -> dict[str, int]:
+        total: Counter[str] = Counter()
+        for stats in self.stats_functions:
+            if stats is not None:
+                total.update(stats())
+        dormant = sum(push is None for push in self.pushes)
+        logged = self.dormancy.logged() if self.dormancy else 0
+        return {**total, "queries": len(self.holders), "dormant_queries": dormant, "logged_updates": logged}
 
     def _check_order(self, event: Event) -> None:
         """The errors each instance would raise, raised whether or not anything reaches it."""
@@ -102,7 +149,7 @@ class RoutedQuerySet(QuerySet):
                     raise StreamError(f"event {event.index}: deletions are allowed with unbounded windows only, "
                                       f"not {window.kind}")
 
-    def _due(self, event: Event, updates_for: dict[int, list]) -> Iterable[int]:
+    def _due(self, event: Event, updates_for: dict[int, list]) -> set[int]:
         """The queries to push at this event: reached now, or losing window content now, or all at the first."""
         windows = self.windows
         if self.first_event:
