@@ -13,7 +13,7 @@ freed pages, so it says little.
 
     python -m benchmarks.many_queries run --stream DIR --query Q.rq --window SPEC [--entailment none] \
         --max-events N --counts 1 10 50 100 --engines sparkwave tpjoin-lazy --repetitions 5 --out RUN.json
-    python -m benchmarks.many_queries table RUN.json [RUN.json ...]     # Markdown, median [IQR] over rounds
+    python -m benchmarks.many_queries table RUN.json [RUN.json ...] [--engines E ...]  # Markdown, median [IQR]
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def _median_iqr(values) -> str:
     return f"{median:.3g} [{q1:.3g}–{q3:.3g}]"
 
 
-def table(paths) -> None:
+def table(paths, engines=None) -> None:
     for path in paths:
         run_data = json.loads(Path(path).read_text())
         rows = run_data["rows"]
@@ -120,7 +120,7 @@ def table(paths) -> None:
         print("|---|---|---|---|---|---|---|---|")
         held = {(m["engine"], m["form"], m["queries"]): f"{m['held_bytes'] / 2**20:.2f}"
                 for m in run_data.get("memory", ())}
-        for engine in dict.fromkeys(row["engine"] for row in rows):
+        for engine in dict.fromkeys(row["engine"] for row in rows if not engines or row["engine"] in engines):
             alone = np.median([r["cpu_s"] for r in rows if r["engine"] == engine and r["queries"] == 1
                                and r["form"] == "shared"])
             for count in run_data["counts"]:
@@ -155,11 +155,12 @@ def main(argv=None) -> None:
     measure.add_argument("--out", required=True)
     shown = commands.add_parser("table")
     shown.add_argument("runs", nargs="+")
+    shown.add_argument("--engines", nargs="+", help="only these engines' rows")
     args = parser.parse_args(argv)
     if args.command == "run":
         run(args)
     else:
-        table(args.runs)
+        table(args.runs, args.engines)
 
 
 if __name__ == "__main__":
