@@ -74,7 +74,7 @@ class SparkwaveEngine:
         """The network of ``queries`` (one window and entailment): a production each, shared α-memories and join nodes."""
         query = queries[0]
         self.query = query
-        self.queries = queries
+        self.queries = self.network_queries = queries  # registered, and built into the network
         self.window = query.window
         self.rete = ReteNetwork()
         self.productions = [self.rete.add_production(q.patterns, q.filters, q.variables) for q in queries]
@@ -158,6 +158,8 @@ class SparkwaveEngine:
     # ------------------------------------------------------------------ events
 
     def push(self, event: Event) -> Delta | MultiDelta:
+        if self.network_queries is not self.queries:  # queries were added: one build for all of them
+            self._build(self.queries)
         if self._last_ts is not None and event.ts < self._last_ts:
             raise StreamError(f"event {event.index}: timestamp {event.ts} is before the previous {self._last_ts}")
         self._last_ts = event.ts

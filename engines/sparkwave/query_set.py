@@ -9,8 +9,9 @@ the ε-network is built from the schema and all their patterns. A query with ano
 entailment gets a network of its own, a further engine instance in a ``QuerySet``: per-token
 window bounds across windows are not implemented.
 
-Adding a query rebuilds the network with one more production (every query is registered before
-the first event, so nothing is lost but the static data's loading, done again).
+Adding a query registers it; the engine builds its network once, with every registered query's
+production, at its first event (every query is registered before it, so nothing is lost but the
+one-query network the constructor built and its static data's loading).
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ def _network_key(query: ContinuousQuery) -> tuple:
 
 
 def _add_production(engine, query: ContinuousQuery) -> int:
-    """Rebuild ``engine``'s network with ``query`` as one more production; its id inside the engine."""
+    """``query`` as one more production of ``engine``'s network, built at its first event; its id inside the engine."""
     if not engine._first:
         raise EngineError("queries are registered before the first event")
-    engine._build((*engine.queries, query))
+    engine.queries = (*engine.queries, query)
     return len(engine.queries) - 1
 
 
