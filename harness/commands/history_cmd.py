@@ -1,0 +1,78 @@
+"""``cgpm history BENCHMARK``: a benchmark's runs across commits, per machine, each step tested with ``compare``'s rule.
+
+``cgpm history --add RUN [RUN ...]`` appends runs (a run directory, a published folder or a
+``*run.json`` file) to their benchmarks' histories under ``--results``/history; ``cgpm bench``
+does so itself for runs kept under results/runs/. Exit 0, or 2 on bad input: a step change is
+news to read, as in asv, not a failure of the command (``cgpm compare`` is the gate).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from common.errors import ConfigError
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("history", help="a benchmark's results across commits, step changes flagged")
+    parser.add_argument("benchmark", nargs="?", help="benchmark name (its configuration's name; see results/history/)")
+    parser.add_argument("--add", nargs="+", type=Path, metavar="RUN", help="append these runs to their histories")
+    parser.add_argument("--results", type=Path, default=Path("results"),
+                        help="results folder whose history/ holds the histories (default results)")
+    parser.add_argument("--metric", default="wall_s", help="measure tested for step changes (default wall_s)")
+    parser.add_argument("--threshold", type=float, default=0.10, help="median change that counts (default 0.10)")
+    parser.add_argument("--alpha", type=float, default=0.05, help="Mann-Whitney significance level (default 0.05)")
+    parser.add_argument("--json", action="store_true", help="print the runs and the steps as JSON")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from harness.bench import history
+
+    directory = args.results / "history"
+    if args.add:
+        for run_path in args.add:
+            target, added = history.add_run(run_path, directory)
+            print(f"{run_path}: {added} row(s) added to {target}" if added else f"{run_path}: already in {target}")
+        return 0
+    if not args.benchmark:
+        known = sorted(path.stem for path in directory.glob("*.csv"))
+        raise ConfigError("name a benchmark: cgpm history BENCHMARK" + (f" (one of {', '.join(known)})" if known else
+                                                                         f"; {directory} holds none yet"))
+    if not args.threshold > 0 or not 0 < args.alpha < 1:
+        raise ConfigError("--threshold must be > 0 and --alpha in (0, 1)")
+    path = history.history_path(args.benchmark, directory)
+    if not path.is_file():
+        raise ConfigError(f"no history for {args.benchmark!r} in {directory}: add runs with cgpm history --add RUN")
+    frame = history.read_history(path)
+    points = history.points(frame)
+    steps = history.step_changes(frame, args.metric, args.threshold, args.alpha)
+    if args.json:
+        print(json.dumps({"benchmark": args.benchmark, "schema_version": history.SCHEMA_VERSION, "metric": args.metric,
+                          "threshold": args.threshold, "alpha": args.alpha,
+                          "runs": json.loads(points.to_json(orient="records")),
+                          "steps": json.loads(steps.to_json(orient="records"))}, indent=1))
+        return 0
+    _print(args, points, steps)
+    return 0
+
+
+def _print(args: argparse.Namespace, points, steps) -> None:
+    from harness.bench.tables import to_text
+
+    print(f"cgpm history {args.benchmark}: {args.metric}; a step is a change when the median ratio is beyond "
+          f"{1 + args.threshold:.2f} (or below {1 - args.threshold:.2f}) and Mann-Whitney p < {args.alpha}")
+    for machine, runs in points.groupby("machine", sort=False):
+        print(f"\nmachine {machine}:")
+        shown = runs.assign(commit=runs["commit"].str[:10])[["commit", "run_id", "created", "cells", "dirty"]]
+        print(to_text(shown), end="")
+        here = steps[steps["machine"] == machine]
+        for (base_commit, commit), step in here.groupby(["base_commit", "commit"], sort=False):
+            counts = step["change"].value_counts()
+            print(f"{base_commit[:10]} -> {commit[:10]}: " + "; ".join(f"{n} {change}" for change, n in counts.items()))
+            for row in step[step["change"].isin(["slower", "faster", "failed"])].itertuples():
+                flag = "REGRESSION" if row.change in ("slower", "failed") else "improvement"
+                ratio = f" x{row.ratio:.2f} (p={row.p_value:.3g})" if row.change != "failed" else ""
+                print(f"  {flag}: {row.engine} {row.query} [{row.window}] {row.change}{ratio}")
