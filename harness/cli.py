@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "report": "harness.commands.report_cmd",
     "compare": "harness.commands.compare_cmd",
     "history": "harness.commands.history_cmd",
+    "site": "harness.commands.site_cmd",
 }
 
 
