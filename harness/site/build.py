@@ -164,7 +164,7 @@ def _history(site: Path, benchmark: str, frame: pd.DataFrame, run_slugs: dict, m
         last = steps[(steps["base_run"] == steps["base_run"].iloc[-1]) & (steps["run"] == steps["run"].iloc[-1])]
         title = f"latest step: {last['base_commit'].iloc[0][:10]} -> {last['commit'].iloc[0][:10]} ({last['machine'].iloc[0]})"
         made.append((plots.compare_plot(last, threshold, site / "history" / f"{benchmark}-compare.svg", title).name,
-                     f"cgpm compare of the latest step: {title}"))
+                     f"cgpm compare's test on the {title}"))
     (site / pages.history_path(benchmark)).write_text(
         pages.history_page(benchmark, points, steps, made, run_slugs, metric, threshold, alpha), encoding="utf-8")
     latest = steps[steps["commit"] == steps["commit"].iloc[-1]] if len(steps) else steps

@@ -14,11 +14,12 @@ import matplotlib
 matplotlib.use("Agg")  # files only, never a display
 
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker as ticker  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from harness.bench.style import engine_style, format_axis  # noqa: E402
+from harness.bench.style import compact_number, engine_style, format_axis  # noqa: E402
 
 COLUMNS_MAX = 3
 CHANGE_COLOURS = {"slower": "#D55E00", "failed": "#D55E00", "faster": "#009E73", "same": "#777777", "noise": "#56B4E9",
@@ -81,6 +82,10 @@ def compare_plot(table: pd.DataFrame, threshold: float, path: Path, title: str) 
     if len(frame):
         sns.scatterplot(frame, x="ratio", y="cell", hue="change", palette=palette, ax=axis, s=30, zorder=3)
         axis.set_xscale("log")
+        ticks = sorted({round(value, 2) for value in (1 - threshold, 1.0, 1 + threshold, frame["ratio"].min(),
+                                                       frame["ratio"].max()) if value > 0})
+        axis.set_xticks(ticks, [compact_number(tick) for tick in ticks])
+        axis.xaxis.set_minor_formatter(ticker.NullFormatter())
         axis.legend(title="change", fontsize=7, title_fontsize=7, loc="best")
     axis.tick_params(axis="y", labelsize=6)
     axis.set_xlabel("median ratio, run / base (above 1: slower)")

@@ -1,0 +1,82 @@
+"""cgpm site builds a whole static site from a results folder: every page reachable, every local link and image resolving."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.cli import main
+from harness.site.build import build_site
+from harness.site.links import broken_links, local_targets
+from tests.harness.site_results import MARKUP, make_results
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    root = tmp_path_factory.mktemp("site")
+    published, histories = make_results(root / "results")
+    built = build_site(root / "out", published, histories)
+    return built.out
+
+
+def test_every_local_link_resolves_and_every_page_is_linked(site):
+    assert broken_links(site) == []
+    pages = {path.relative_to(site).as_posix() for path in site.rglob("*.html")}
+    assert {"index.html", "runs/spectra-demo/index.html", "runs/sparkwave--windows/index.html",
+            "runs/sparkwave--static/index.html", "papers/spectra.html", "papers/sparkwave.html",
+            "history/spectra-demo.html", "history/sparkwave-windows.html"} <= pages
+    reached, todo = {"index.html"}, ["index.html"]
+    while todo:
+        page = site / todo.pop()
+        for target in local_targets(page):
+            path = (page.parent / target.split("#")[0]).resolve().relative_to(site.resolve()).as_posix()
+            if path.endswith(".html") and path not in reached:
+                reached.add(path)
+                todo.append(path)
+    assert reached == pages
+
+
+def test_a_run_page_has_its_figures_tables_and_escaped_notes(site):
+    page = (site / "runs" / "spectra-demo" / "index.html").read_text()
+    assert 'src="engines_at_window.svg"' in page and 'src="throughput_vs_window.svg"' in page
+    assert 'src="published_figure.png"' in page and (site / "runs" / "spectra-demo" / "published_figure.png").is_file()
+    assert "spectra-rev" in page and "<table>" in page and "bbbbbbbbbb" in page
+    assert MARKUP not in page and "&lt;script&gt;alert(&#x27;not escaped&#x27;)&lt;/script&gt; &amp; more" in page
+    single = (site / "runs" / "sparkwave--static" / "index.html").read_text()
+    assert 'src="engines_at_window.svg"' in single  # one window: the engines still side by side
+
+
+def test_the_history_page_plots_the_commits_and_names_the_regression(site):
+    page = (site / "history" / "spectra-demo.html").read_text()
+    assert 'src="spectra-demo.svg"' in page and 'src="spectra-demo-compare.svg"' in page
+    assert '<tr class="regression">' in page and "spectra-rev" in page and "slower" in page
+    assert page.count('<tr class="regression">') == 4  # spectra-rev's four cells, none of the others
+    assert 'href="../runs/spectra-demo/index.html"' in page
+    index = (site / "index.html").read_text()
+    assert "4 slower" in index and 'href="history/spectra-demo.html"' in index
+
+
+def test_a_paper_page_lists_its_runs(site):
+    page = (site / "papers" / "sparkwave.html").read_text()
+    assert 'href="../runs/sparkwave--windows/index.html"' in page and 'href="../runs/sparkwave--static/index.html"' in page
+
+
+def test_the_link_check_finds_a_missing_file(site, tmp_path):
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(site, copy)
+    (copy / "runs" / "spectra-demo" / "engines_at_window.svg").unlink()
+    (copy / "papers" / "delta.html").unlink()
+    broken = broken_links(copy)
+    assert "runs/spectra-demo/index.html: engines_at_window.svg" in broken
+    assert any(entry.endswith("papers/delta.html") for entry in broken)
+
+
+def test_the_command_builds_and_refuses_to_overwrite_its_results(tmp_path, capsys):
+    published, histories = make_results(tmp_path / "results")
+    assert main(["site", "--out", str(tmp_path / "site"), "--results", str(published), "--history", str(histories)]) == 0
+    assert "3 runs, 4 papers, 3 histories, every local link checked" in capsys.readouterr().out
+    assert main(["site", "--out", str(published.parent), "--results", str(published)]) == 2
+    assert "would replace the results" in capsys.readouterr().err
+    assert main(["site", "--out", str(tmp_path / "x"), "--results", str(tmp_path / "nothing")]) == 2
+    assert "does not exist" in capsys.readouterr().err
