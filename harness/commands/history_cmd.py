@@ -33,9 +33,16 @@ def run(args: argparse.Namespace) -> int:
 
     directory = args.results / "history"
     if args.add:
+        from harness.site.runs import open_run
+
         for run_path in args.add:
             target, added = history.add_run(run_path, directory)
             print(f"{run_path}: {added} row(s) added to {target}" if added else f"{run_path}: already in {target}")
+            verdicts = verdicts_of(open_run(run_path))
+            if verdicts:
+                added = history.add_verdicts(verdicts, open_run(run_path), directory)
+                print(f"{run_path}: {len(verdicts)} claim(s) judged from it, {added} verdict(s) added to "
+                      f"{directory / history.CLAIMS_FILE}")
         return 0
     if not args.benchmark:
         known = sorted(path.stem for path in directory.glob("*.csv"))
@@ -49,14 +56,48 @@ def run(args: argparse.Namespace) -> int:
     frame = history.read_history(path)
     points = history.points(frame)
     steps = history.step_changes(frame, args.metric, args.threshold, args.alpha)
+    claims = claim_changes_of(args.benchmark, directory)
     if args.json:
         print(json.dumps({"benchmark": args.benchmark, "schema_version": history.SCHEMA_VERSION, "metric": args.metric,
                           "threshold": args.threshold, "alpha": args.alpha,
                           "runs": json.loads(points.to_json(orient="records")),
-                          "steps": json.loads(steps.to_json(orient="records"))}, indent=1))
+                          "steps": json.loads(steps.to_json(orient="records")),
+                          "claims": json.loads(claims.to_json(orient="records"))}, indent=1))
         return 0
     _print(args, points, steps)
+    for row in claims[claims["change"] != "same"].itertuples():
+        flag = "CLAIM REGRESSION" if row.change == "regression" else "claim fixed"
+        print(f"{flag}: {row.paper} {row.claim_id} {row.base_verdict} at {row.base_commit[:10]}, {row.verdict} at "
+              f"{row.commit[:10]} ({row.machine})")
     return 0
+
+
+def claim_changes_of(benchmark: str, directory: Path):
+    """The verdict changes of the claims judged from this benchmark's runs (empty when none was recorded)."""
+    import pandas as pd
+
+    from harness.bench import history
+
+    path = directory / history.CLAIMS_FILE
+    claims = history.read_claim_history(path) if path.is_file() else pd.DataFrame(columns=list(history.CLAIM_COLUMNS))
+    return history.claim_changes(claims[claims["benchmark"] == benchmark])
+
+
+def verdicts_of(run) -> list:
+    """The claims judged from the run's folder, when a claim file names it as its published folder; else none."""
+    try:
+        from harness import claims
+    except ImportError:  # the claims package (issue 24's other half) is not on this branch yet
+        return []
+    folder = run.folder.resolve().as_posix()
+    found = []
+    for paper in claims.papers():
+        for experiment in claims.experiments(paper):
+            published = experiment.published.strip("/")
+            if folder.endswith("/" + published):  # the results root is what remains of the folder's path
+                verdicts = claims.judge(paper, Path(folder[: -len(published) - 1]))
+                found += [verdict for verdict in verdicts if verdict.experiment == experiment.name]
+    return found
 
 
 def _print(args: argparse.Namespace, points, steps) -> None:

@@ -143,16 +143,20 @@ def _write(site: Path, results: Path, runs: list[Run], history_dir: Path | None,
     built.papers = len(PAPERS)
     (site / "history").mkdir()
     run_slugs = {(run.run_id, run.commit): slug for slug, run, _ in listed}
+    claims = pd.DataFrame(columns=list(history.CLAIM_COLUMNS))
+    if history_dir is not None and (history_dir / history.CLAIMS_FILE).is_file():
+        claims = history.read_claim_history(history_dir / history.CLAIMS_FILE)
     rows = []
     for benchmark, frame in sorted(_histories(results, history_dir, runs).items()):
-        rows.append(_history(site, benchmark, frame, run_slugs, metric, threshold, alpha))
+        changes = history.claim_changes(claims[claims["benchmark"] == benchmark])
+        rows.append(_history(site, benchmark, frame, run_slugs, metric, threshold, alpha, changes))
     built.histories = len(rows)
     (site / "index.html").write_text(pages.index_page(listed, statuses, rows), encoding="utf-8")
     return built
 
 
 def _history(site: Path, benchmark: str, frame: pd.DataFrame, run_slugs: dict, metric: str, threshold: float,
-             alpha: float) -> dict:
+             alpha: float, claims: pd.DataFrame) -> dict:
     history.history_path(benchmark)  # a name that could not name a file is refused here
     points = history.points(frame)
     steps = history.step_changes(frame, metric, threshold, alpha)
@@ -166,8 +170,11 @@ def _history(site: Path, benchmark: str, frame: pd.DataFrame, run_slugs: dict, m
         made.append((plots.compare_plot(last, threshold, site / "history" / f"{benchmark}-compare.svg", title).name,
                      f"cgpm compare's test on the {title}"))
     (site / pages.history_path(benchmark)).write_text(
-        pages.history_page(benchmark, points, steps, made, run_slugs, metric, threshold, alpha), encoding="utf-8")
+        pages.history_page(benchmark, points, steps, made, run_slugs, metric, threshold, alpha, claims),
+        encoding="utf-8")
     latest = steps[steps["commit"] == steps["commit"].iloc[-1]] if len(steps) else steps
     news = latest["change"].value_counts()
     summary = "; ".join(f"{n} {name}" for name, n in news.items()) if len(latest) else "no step yet"
+    regressions = int((claims["change"] == "regression").sum())
+    summary += f"; {regressions} claim regression(s)" if regressions else ""
     return {"benchmark": benchmark, "runs": len(points), "machines": points["machine"].nunique(), "latest step": summary}

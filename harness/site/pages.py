@@ -103,7 +103,8 @@ def paper_page(paper: str, runs: list[tuple[str, Run, str | None]], verdicts: li
 
 
 def history_page(benchmark: str, points: pd.DataFrame, steps: pd.DataFrame, figures: list[tuple[str, str]],
-                 run_slugs: dict[tuple[str, str], str], metric: str, threshold: float, alpha: float) -> str:
+                 run_slugs: dict[tuple[str, str], str], metric: str, threshold: float, alpha: float,
+                 claims: pd.DataFrame) -> str:
     """``run_slugs``: (run_id, commit) -> slug of the run's page, for the runs that have one on this site."""
     parts = [html.paragraph(
         f"Every run of {benchmark} the history holds, per machine, oldest first. A step is a change when the median "
@@ -125,6 +126,12 @@ def history_page(benchmark: str, points: pd.DataFrame, steps: pd.DataFrame, figu
                             flag=news["change"].map(lambda change: "regression" if change != "faster" else ""))
         parts.append(html.table(frame[["machine", "base_commit", "commit", "engine", "query", "window", "change",
                                        "ratio", "p_value", "base_median", "run_median", "flag"]], row_class="flag"))
+    if len(claims):
+        parts.append(html.heading("Claims judged from these runs", anchor="claims"))
+        parts.append(html.paragraph("A claim met at one run and not at the next on the same machine is a regression."))
+        frame = claims.assign(base_commit=claims["base_commit"].str[:10], commit=claims["commit"].str[:10],
+                              css=claims["change"].where(claims["change"] == "regression", ""))
+        parts.append(html.table(frame, row_class="css"))
     return html.page(f"History: {benchmark}", "\n".join(parts), depth=1)
 
 

@@ -5,11 +5,14 @@ Not a test module: the site tests and the browser test build their site from it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
 from harness.bench import history, store
 from harness.bench.matrix import cell_id_of
+from harness.site.runs import open_run
 
 ENGINES = ("spectra", "spectra-rev", "scan")
 WINDOWS = ("sliding:1000:100", "sliding:10000:100")
@@ -73,4 +76,20 @@ def make_results(root):
                                                    "2026-01-01T00:00:00+00:00"))
     for run in (older, own):
         history.add_run(run, root / "history")
+    for run, verdict in ((older, "met"), (own, "missed")):  # a claim that stopped holding
+        history.add_verdicts([ClaimVerdict("spectra", "demo", "demo.rev-speedup", verdict, 1.2, False, 3.0)],
+                             open_run(run), root / "history")
     return published, root / "history"
+
+
+@dataclass(frozen=True)
+class ClaimVerdict:
+    """The fields of harness.claims.Verdict that the claim history keeps."""
+
+    paper: str
+    experiment: str
+    claim_id: str
+    verdict: str
+    value: float | None
+    bound: bool
+    paper_value: float | None

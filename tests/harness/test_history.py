@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -147,3 +148,39 @@ def test_bench_adds_a_finished_run_kept_under_results_runs_and_no_other(tmp_path
     assert [path.name for path in (tmp_path / "results" / "history").iterdir()] == ["series.csv"]
     assert len(history.read_history(tmp_path / "results" / "history" / "series.csv")) == len(QUERIES)
     assert not (tmp_path / "scratch" / "history").exists() and len(said) == 1
+
+
+@dataclass(frozen=True)
+class MadeUpVerdict:
+    """The fields of harness.claims.Verdict that the claim history keeps."""
+
+    paper: str
+    experiment: str
+    claim_id: str
+    verdict: str
+    value: float | None
+    bound: bool = False
+    paper_value: float | None = 10.0
+
+
+def test_a_claim_met_at_one_commit_and_missed_at_the_next_is_named_a_regression(series, tmp_path, capsys):
+    from harness.site.runs import open_run
+
+    verdicts = {"r1": ("met", "met"), "r2": ("missed", "met"), "r3": ("met", "not-shown"), "r4": ("met", "not-shown")}
+    for name, (first, second) in verdicts.items():
+        run = open_run(tmp_path / "runs" / name)
+        made = [MadeUpVerdict("spectra", "table1", "speedup-L1", first, 12.0 if first == "met" else 8.0),
+                MadeUpVerdict("spectra", "table1", "memory-L1", second, 1.0 if second == "met" else None)]
+        assert history.add_verdicts(made, run, series / "history") == 2
+        assert history.add_verdicts(made, run, series / "history") == 0  # once per run
+    changes = history.claim_changes(history.read_claim_history(series / "history" / history.CLAIMS_FILE))
+    speedup = changes[changes["claim_id"] == "speedup-L1"]
+    assert list(speedup["change"]) == ["regression", "fixed", "same"]
+    assert list(speedup["commit"].str[:2]) == ["c2", "c3", "c4"]
+    memory = changes[changes["claim_id"] == "memory-L1"]
+    assert list(memory["change"]) == ["same", "regression", "same"]  # not shown any more: no longer met
+    assert main(["history", "series", "--results", str(series)]) == 0
+    out = capsys.readouterr().out
+    assert "CLAIM REGRESSION: spectra speedup-L1 met at c1c1c1c1c1, missed at c2c2c2c2c2" in out
+    assert "claim fixed: spectra speedup-L1 missed at c2c2c2c2c2, met at c3c3c3c3c3" in out
+    assert "CLAIM REGRESSION: spectra memory-L1 met at c2c2c2c2c2, not-shown at c3c3c3c3c3" in out

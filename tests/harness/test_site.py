@@ -49,10 +49,11 @@ def test_the_history_page_plots_the_commits_and_names_the_regression(site):
     page = (site / "history" / "spectra-demo.html").read_text()
     assert 'src="spectra-demo.svg"' in page and 'src="spectra-demo-compare.svg"' in page
     assert '<tr class="regression">' in page and "spectra-rev" in page and "slower" in page
-    assert page.count('<tr class="regression">') == 4  # spectra-rev's four cells, none of the others
+    assert page.count('<tr class="regression">') == 4 + 1  # spectra-rev's four cells, none of the others; the claim
     assert 'href="../runs/spectra-demo/index.html"' in page
+    assert '<tr class="regression"><td>spectra</td><td>demo.rev-speedup</td>' in page
     index = (site / "index.html").read_text()
-    assert "4 slower" in index and 'href="history/spectra-demo.html"' in index
+    assert "4 slower; 1 claim regression(s)" in index and 'href="history/spectra-demo.html"' in index
 
 
 def test_a_paper_page_lists_its_runs(site):
