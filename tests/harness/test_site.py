@@ -81,3 +81,16 @@ def test_the_command_builds_and_refuses_to_overwrite_its_results(tmp_path, capsy
     assert "would replace the results" in capsys.readouterr().err
     assert main(["site", "--out", str(tmp_path / "x"), "--results", str(tmp_path / "nothing")]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_a_site_with_a_broken_link_is_not_published(tmp_path, monkeypatch):
+    from harness.site import html, pages
+    from harness.site.build import SiteError
+
+    published, histories = make_results(tmp_path / "results")
+    original = pages.run_page
+    monkeypatch.setattr(pages, "run_page", lambda *args: original(*args).replace(
+        "</body>", html.link("missing.html", "a page nobody wrote") + "</body>"))
+    with pytest.raises(SiteError, match=r"broken link\(s\), first runs/.*: missing.html"):
+        build_site(tmp_path / "out", published, histories)
+    assert not (tmp_path / "out").exists() and [path.name for path in tmp_path.iterdir()] == ["results"]
