@@ -89,13 +89,13 @@ def verdicts_of(run) -> list:
         from harness import claims
     except ImportError:  # the claims package (issue 24's other half) is not on this branch yet
         return []
-    folder = run.folder.resolve().as_posix()
+    location = run.location.resolve().as_posix()
     found = []
     for paper in claims.papers():
         for experiment in claims.experiments(paper):
             published = experiment.published.strip("/")
-            if folder.endswith("/" + published):  # the results root is what remains of the folder's path
-                verdicts = claims.judge(paper, Path(folder[: -len(published) - 1]))
+            if location.endswith("/" + published):  # the results root is what remains of its path
+                verdicts = claims.judge(paper, Path(location[: -len(published) - 1]))
                 found += [verdict for verdict in verdicts if verdict.experiment == experiment.name]
     return found
 

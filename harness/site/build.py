@@ -43,8 +43,7 @@ class Built:
 
 def run_slug(run: Run, results: Path) -> str:
     """The run's folder under ``results``, one level deep (``tpjoin--tpjoin-windows``; ``sparkwave--windows``)."""
-    parts = list(run.folder.relative_to(results).parts) + ([run.prefix.rstrip(".-")] if run.prefix else [])
-    return "--".join(parts) or "results"
+    return "--".join(run.location.relative_to(results).parts) or "results"
 
 
 def paper_of(run: Run, results: Path) -> str | None:
@@ -130,7 +129,7 @@ def _write(site: Path, results: Path, runs: list[Run], history_dir: Path | None,
         made = _run_figures(run, folder, built.notes)
         (folder / "index.html").write_text(pages.run_page(run, slug, str(run.run_file), made, paper), encoding="utf-8")
     built.runs = len(listed)
-    slugs = {str(run.folder.relative_to(results)): slug for slug, run, _ in listed}
+    slugs = {run.location.relative_to(results).as_posix(): slug for slug, run, _ in listed}  # as claims name them
     (site / "papers").mkdir()
     statuses = []
     for paper in PAPERS:

@@ -52,6 +52,12 @@ class Run:
     def commit(self) -> str:
         return str(self.info.get("git", {}).get("commit") or "unknown")
 
+    @property
+    def location(self) -> Path:
+        """The run as a claim file names it: its folder, plus its prefix's stem in a shared folder
+        (``results/published/sparkwave/static`` for ``sparkwave/static.run.json``)."""
+        return self.folder / self.prefix.rstrip(".-") if self.prefix else self.folder
+
     def file(self, name: str) -> Path | None:
         path = self.folder / f"{self.prefix}{name}"
         return path if path.is_file() else None
