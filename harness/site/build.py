@@ -56,7 +56,7 @@ def paper_of(run: Run, results: Path) -> str | None:
 def _run_figures(run: Run, directory: Path, notes: list[str]) -> list[tuple[str, str]]:
     made = []
     summary = run.summary
-    if len(summary) and "window" in summary:
+    if run.is_bench_run and len(summary) and "window" in summary:
         for drawn, caption in ((figures.engines_at_window(summary, directory, formats=SITE_FORMATS),
                                 "The engines side by side at the run's largest window: throughput, median with IQR"),
                                (figures.throughput_vs_window(summary, directory, formats=SITE_FORMATS),
@@ -76,7 +76,7 @@ def _histories(results: Path, history_dir: Path | None, runs: list[Run]) -> dict
     stored = {}
     if history_dir is not None and history_dir.is_dir():
         stored = {path.stem: history.read_history(path) for path in sorted(history_dir.glob("*.csv"))}
-    for run in runs:
+    for run in (run for run in runs if run.is_bench_run):
         rows = history.run_rows(run, source=str(run.run_file.parent.relative_to(results)))
         known = stored.get(run.benchmark)
         if known is None:

@@ -15,6 +15,7 @@ from harness.site import html
 from harness.site.runs import Run
 
 STEP_NEWS = ("slower", "failed", "faster")
+TABLE_ROWS = 200  # rows of a script's own table shown on its run page
 
 
 def run_path(slug: str) -> str:
@@ -33,24 +34,45 @@ def _fact(line: str) -> str:
     return html.escape(line.removeprefix("- ").replace("`", ""))
 
 
+def _script_facts(info: dict) -> list[str]:
+    """What a script's own run.json says: its commit, machine, command and settings, as it wrote them."""
+    machine, git = info.get("machine", {}), info.get("git", {})
+    facts = [f"code: commit {git.get('commit') or 'unknown'}" + (" (with uncommitted changes)" if git.get("dirty") else ""),
+             f"machine: {machine_label(machine)}", f"command: {' '.join(map(str, info.get('command') or []))}"]
+    facts += [f"{key} = {value}" for key, value in (info.get("config") or {}).items()]
+    return [html.escape(fact) for fact in facts]
+
+
 def run_page(run: Run, slug: str, source: str, figures: list[tuple[str, str]], paper: str | None) -> str:
     """``figures``: (file name in the run's folder of the site, caption)."""
-    parts = [html.items([_fact(line) for line in run_facts(run.info)]
-                        + [f"published as {html.escape(source)} (in the repository)",
-                           "benchmark history: " + html.link(f"../../{history_path(run.benchmark)}", run.benchmark)]
+    facts = [_fact(line) for line in run_facts(run.info)] if run.is_bench_run else _script_facts(run.info)
+    parts = [html.items(facts
+                        + [f"published as {html.escape(source)} (in the repository)"]
+                        + (["benchmark history: " + html.link(f"../../{history_path(run.benchmark)}", run.benchmark)]
+                           if run.is_bench_run else [])
                         + ([f"paper: {html.link(f'../../{paper_path(paper)}', paper)}"] if paper else []))]
-    parts.append(html.heading("Figures", anchor="figures"))
-    parts += [html.figure(name, caption) for name, caption in figures] or [html.paragraph("no figure could be drawn")]
-    parts.append(html.heading("Cells: median [IQR] over the finished repetitions", anchor="cells"))
-    summary = run.summary
-    parts.append(html.table(display_table(summary)) if len(summary) else html.paragraph("no cell was stored"))
+    if figures or run.is_bench_run:
+        parts.append(html.heading("Figures", anchor="figures"))
+        parts += [html.figure(name, caption) for name, caption in figures] or [html.paragraph("no figure could be drawn")]
+    if run.is_bench_run:
+        parts.append(html.heading("Cells: median [IQR] over the finished repetitions", anchor="cells"))
+        summary = run.summary
+        parts.append(html.table(display_table(summary)) if len(summary) else html.paragraph("no cell was stored"))
+    else:
+        parts.append(html.heading("Published tables", anchor="cells"))
+        parts.append(html.paragraph("Made by a script, not by cgpm bench: its tables are shown as published."))
+        for path in run.own_files(".csv"):
+            frame = pd.read_csv(path)
+            parts.append(html.heading(f"{path.name}: {len(frame)} rows" + (f", the first {TABLE_ROWS}" if len(frame)
+                                                                          > TABLE_ROWS else ""), level=3))
+            parts.append(html.table(frame.head(TABLE_ROWS)))
     documents = run.own_files(".md")
     if documents:
         parts.append(html.heading("The folder's own notes", anchor="notes"))
         for document in documents:
             parts.append(f"<details><summary>{html.escape(document.name)}</summary>"
                          f"{html.preformatted(document.read_text(encoding='utf-8'))}</details>")
-    crumbs = [(history_path(run.benchmark), f"history of {run.benchmark}")]
+    crumbs = [(history_path(run.benchmark), f"history of {run.benchmark}")] if run.is_bench_run else []
     return html.page(f"Run {run.run_id}", "\n".join(parts), depth=2, crumbs=crumbs)
 
 
@@ -62,7 +84,7 @@ def runs_table(runs: list[tuple[str, Run, str | None]], depth: int) -> str:
              "machine": machine_label(run.info.get("machine", {})), "slug": slug} for slug, run, paper in runs]
     frame = pd.DataFrame(rows, columns=["run", "benchmark", "paper", "commit", "created", "cells", "machine", "slug"])
     links = {"run": {row["run"]: root + run_path(row["slug"]) for row in rows},
-             "benchmark": {row["benchmark"]: root + history_path(row["benchmark"]) for row in rows},
+             "benchmark": {run.benchmark: root + history_path(run.benchmark) for _, run, _ in runs if run.is_bench_run},
              "paper": {row["paper"]: root + paper_path(row["paper"]) for row in rows if row["paper"]}}
     return html.table(frame.drop(columns=["slug"]), links=links)
 

@@ -30,6 +30,12 @@ class Run:
     info: dict
 
     @property
+    def is_bench_run(self) -> bool:
+        """Made by ``cgpm bench`` (its schema): False for a folder a script wrote with a run.json of its own making,
+        which is shown as published but has no cells to summarise or to keep in a history."""
+        return self.info.get("schema_version") == store.SCHEMA_VERSION
+
+    @property
     def folder(self) -> Path:
         return self.run_file.parent
 
@@ -70,6 +76,8 @@ class Run:
     @cached_property
     def repetitions(self) -> pd.DataFrame | None:
         """One row per cell repetition, or None when only medians were published."""
+        if not self.is_bench_run:
+            return None
         for name in REPETITION_FILES:
             path = self.file(name)
             if path is not None:
@@ -82,21 +90,25 @@ class Run:
         from harness.bench.summary import per_cell
 
         path = self.file("summary.csv")
-        if path is not None:
+        if path is not None and self.is_bench_run:
             return pd.read_csv(path)
         if self.repetitions is not None:
             return per_cell(self.repetitions)
         return pd.DataFrame(columns=["cell_id", "engine", "query", "window", "status"])
 
 
-def read_run(run_file: Path) -> Run:
+def read_run(run_file: Path, bench_only: bool = True) -> Run:
+    """The run of ``run_file``; with ``bench_only``, one that ``cgpm bench`` made (else a ConfigError)."""
     try:
         info = json.loads(run_file.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as error:
         raise ConfigError(f"cannot read {run_file}: {error}") from None
-    if info.get("schema_version") != store.SCHEMA_VERSION:
+    if not isinstance(info, dict):
+        raise ConfigError(f"{run_file} is not a JSON object")
+    run = Run(run_file, info)
+    if bench_only and not run.is_bench_run:
         raise ConfigError(f"{run_file} has schema {info.get('schema_version')!r}; this cgpm reads {store.SCHEMA_VERSION!r}")
-    return Run(run_file, info)
+    return run
 
 
 def open_run(path: str | Path) -> Run:
@@ -112,7 +124,8 @@ def open_run(path: str | Path) -> Run:
 
 
 def find_runs(results: str | Path) -> list[Run]:
-    """Every run under ``results``, in path order (a run's ``parts/`` and ``report/`` are not looked into)."""
+    """Every run under ``results``, in path order (a run's ``parts/`` and ``report/`` are not looked into), those
+    a script made with a run.json of its own included (``Run.is_bench_run`` tells them apart)."""
     results = Path(results)
     if not results.is_dir():
         raise ConfigError(f"results folder {results} does not exist")
@@ -122,5 +135,5 @@ def find_runs(results: str | Path) -> list[Run]:
         if "parts" in relative or "report" in relative:
             continue
         if path.name == store.RUN_FILE or path.name.endswith(RUN_SUFFIXES):
-            found.append(read_run(path))
+            found.append(read_run(path, bench_only=False))
     return found

@@ -45,7 +45,7 @@ def _info(run_id: str, benchmark: str, commit: str, created: str) -> dict:
 
 
 def make_results(root):
-    """``root/published`` (three runs, two layouts) and ``root/history`` (spectra-demo at two commits, one slower)."""
+    """``root/published`` (three runs, two layouts, and a script's folder) and ``root/history`` (spectra-demo at two commits, one slower)."""
     published = root / "published"
     own = published / "spectra-demo"
     own.mkdir(parents=True)
@@ -69,6 +69,11 @@ def make_results(root):
         store.write_json(shared / f"{name}.run.json", _info(f"sparkwave-{name}", f"sparkwave-{name}", "c" * 40,
                                                           "2026-01-03T00:00:00+00:00"))
         (shared / f"{name}.md").write_text(f"# {name}\n")
+    script = published / "delta" / "updates"  # a script's folder: a run.json of its own making, its own columns
+    script.mkdir(parents=True)
+    (script / "run.json").write_text('{"run_id": "updates", "git": {"commit": "' + "d" * 40 + '"}, "config": {"sizes": "10"}}')
+    pd.DataFrame({"engine": ["delta", "delta"], "query": ["ground", "star"], "us_per_update": [0.9, 1.2]}).to_csv(
+        script / "repetitions.csv", index=False)
     older = root / "runs" / "spectra-demo-old"
     older.mkdir(parents=True)
     _repetitions(("L1", "L7"), WINDOWS, seed=9).to_csv(older / "repetitions.csv", index=False)

@@ -21,7 +21,7 @@ def site(tmp_path_factory):
 def test_every_local_link_resolves_and_every_page_is_linked(site):
     assert broken_links(site) == []
     pages = {path.relative_to(site).as_posix() for path in site.rglob("*.html")}
-    assert {"index.html", "runs/spectra-demo/index.html", "runs/sparkwave--windows/index.html",
+    assert {"index.html", "runs/spectra-demo/index.html", "runs/delta--updates/index.html", "runs/sparkwave--windows/index.html",
             "runs/sparkwave--static/index.html", "papers/spectra.html", "papers/sparkwave.html",
             "history/spectra-demo.html", "history/sparkwave-windows.html"} <= pages
     reached, todo = {"index.html"}, ["index.html"]
@@ -56,6 +56,14 @@ def test_the_history_page_plots_the_commits_and_names_the_regression(site):
     assert "4 slower; 1 claim regression(s)" in index and 'href="history/spectra-demo.html"' in index
 
 
+def test_a_script_s_folder_is_shown_as_published_and_kept_out_of_the_histories(site):
+    page = (site / "runs" / "delta--updates" / "index.html").read_text()
+    assert "Published tables" in page and "us_per_update" in page and "sizes = 10" in page and "dddddddddd" in page
+    assert "history" not in page.lower().replace("cgpm-bench results", "")
+    assert not (site / "history" / "updates.html").exists()
+    assert 'href="../runs/delta--updates/index.html"' in (site / "papers" / "delta.html").read_text()
+
+
 def test_a_paper_page_lists_its_runs(site):
     page = (site / "papers" / "sparkwave.html").read_text()
     assert 'href="../runs/sparkwave--windows/index.html"' in page and 'href="../runs/sparkwave--static/index.html"' in page
@@ -76,7 +84,7 @@ def test_the_link_check_finds_a_missing_file(site, tmp_path):
 def test_the_command_builds_and_refuses_to_overwrite_its_results(tmp_path, capsys):
     published, histories = make_results(tmp_path / "results")
     assert main(["site", "--out", str(tmp_path / "site"), "--results", str(published), "--history", str(histories)]) == 0
-    assert "3 runs, 4 papers, 3 histories, every local link checked" in capsys.readouterr().out
+    assert "4 runs, 4 papers, 3 histories, every local link checked" in capsys.readouterr().out
     assert main(["site", "--out", str(published.parent), "--results", str(published)]) == 2
     assert "would replace the results" in capsys.readouterr().err
     assert main(["site", "--out", str(tmp_path / "x"), "--results", str(tmp_path / "nothing")]) == 2
