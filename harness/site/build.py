@@ -2,7 +2,7 @@
 
 ``build_site(OUT, RESULTS, HISTORY)`` reads the published runs under ``RESULTS`` (every layout
 ``harness.site.runs`` knows), the histories under ``HISTORY`` (plus one point per published run
-that no history holds yet), and the paper claims when the claims package is there, and writes the
+that no history holds yet), and the paper claims (``harness.site.papers``), and writes the
 pages of ``harness.site.pages`` with their figures. A broken local link is a bug of this module:
 the build stops rather than leave a site with one.
 """
@@ -20,9 +20,9 @@ from common.errors import CgpmError
 from harness.bench import figures, history
 from harness.site import html, pages, plots
 from harness.site.links import broken_links
+from harness.site.papers import judged, paper_of
 from harness.site.runs import Run, find_runs
 
-PAPERS = ("spectra", "sparkwave", "tpjoin", "delta")
 SITE_FORMATS = ("svg",)
 
 
@@ -44,13 +44,6 @@ class Built:
 def run_slug(run: Run, results: Path) -> str:
     """The run's folder under ``results``, one level deep (``tpjoin--tpjoin-windows``; ``sparkwave--windows``)."""
     return "--".join(run.location.relative_to(results).parts) or "results"
-
-
-def paper_of(run: Run, results: Path) -> str | None:
-    """The paper a run belongs to: its top folder's (``spectra-table1/``, ``tpjoin/``) family, when it is a paper."""
-    top = (run.folder.relative_to(results).parts or (run.benchmark,))[0]
-    family = top.split("-")[0]
-    return family if family in PAPERS else None
 
 
 def _run_figures(run: Run, directory: Path, notes: list[str]) -> list[tuple[str, str]]:
@@ -86,15 +79,6 @@ def _histories(results: Path, history_dir: Path | None, runs: list[Run]) -> dict
     return stored
 
 
-def _judge(paper: str, results: Path):
-    """The paper's verdicts, or None where the claims package (issue 24) is not there or has no claim of it."""
-    try:
-        from harness import claims
-    except ImportError:
-        return None
-    return claims.judge(paper, results) if paper in claims.papers() else None
-
-
 def build_site(out: str | Path, results: str | Path = Path("results/published"),
                history_dir: str | Path | None = Path("results/history"), metric: str = "wall_s",
                threshold: float = 0.10, alpha: float = 0.05) -> Built:
@@ -122,7 +106,8 @@ def _write(site: Path, results: Path, runs: list[Run], history_dir: Path | None,
            alpha: float) -> Built:
     built = Built(site)
     (site / "style.css").write_text(html.STYLE, encoding="utf-8")
-    listed = [(run_slug(run, results), run, paper_of(run, results)) for run in runs]
+    papers = judged(results)
+    listed = [(run_slug(run, results), run, paper_of(run, results, papers)) for run in runs]
     for slug, run, paper in listed:
         folder = site / "runs" / slug
         folder.mkdir(parents=True)
@@ -132,14 +117,11 @@ def _write(site: Path, results: Path, runs: list[Run], history_dir: Path | None,
     slugs = {run.location.relative_to(results).as_posix(): slug for slug, run, _ in listed}  # as claims name them
     (site / "papers").mkdir()
     statuses = []
-    for paper in PAPERS:
-        verdicts = _judge(paper, results)
-        mine = [entry for entry in listed if entry[2] == paper]
-        (site / pages.paper_path(paper)).write_text(pages.paper_page(paper, mine, verdicts, slugs), encoding="utf-8")
-        counts = pd.Series([v.verdict for v in verdicts or []], dtype=object).value_counts()
-        statuses.append((paper, f"{len(mine)} run(s); " + ("; ".join(f"{n} claim(s) {name}" for name, n in counts.items())
-                                                            if verdicts is not None else "no claims recorded as data")))
-    built.papers = len(PAPERS)
+    for paper in papers.values():
+        mine = [entry for entry in listed if entry[2] == paper.name]
+        (site / pages.paper_path(paper.name)).write_text(pages.paper_page(paper, mine, slugs), encoding="utf-8")
+        statuses.append((paper.name, paper.status(len(mine))))
+    built.papers = len(papers)
     (site / "history").mkdir()
     run_slugs = {(run.run_id, run.commit): slug for slug, run, _ in listed}
     claims = pd.DataFrame(columns=list(history.CLAIM_COLUMNS))

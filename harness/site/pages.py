@@ -12,6 +12,7 @@ from harness.bench.history import machine_label
 from harness.bench.report import run_facts
 from harness.bench.summary import display_table
 from harness.site import html
+from harness.site.papers import Paper
 from harness.site.runs import Run
 
 STEP_NEWS = ("slower", "failed", "faster")
@@ -109,19 +110,24 @@ def verdicts_table(verdicts: list, slugs: dict[str, str], depth: int) -> str:
     return html.table(frame, links=links, row_class="css")
 
 
-def paper_page(paper: str, runs: list[tuple[str, Run, str | None]], verdicts: list | None,
-               slugs: dict[str, str]) -> str:
-    parts = []
-    if verdicts is None:
+def paper_page(paper: Paper, runs: list[tuple[str, Run, str | None]], slugs: dict[str, str]) -> str:
+    parts = [html.paragraph(paper.status(len(runs)))]
+    if paper.experiments:
+        parts.append(html.heading("Experiments", anchor="experiments"))
+        rows = [{"experiment": experiment.name, "the paper's": experiment.figure, "citation": experiment.citation,
+                 "configuration": experiment.config, "published": experiment.published.strip("/"),
+                 "claims": len(experiment.claims)} for experiment in paper.experiments]
+        links = {"published": {row["published"]: f"../{run_path(slugs[row['published']])}" for row in rows
+                               if row["published"] in slugs}}
+        parts.append(html.table(pd.DataFrame(rows), links=links))
+    if paper.verdicts is None:
         parts.append(html.paragraph("No claim of this paper is recorded as data yet: its runs are listed below."))
     else:
-        counts = pd.Series([verdict.verdict for verdict in verdicts]).value_counts()
-        parts.append(html.paragraph("; ".join(f"{count} {name}" for name, count in counts.items()) or "no claim"))
         parts.append(html.heading("Claims: our numbers beside the paper's", anchor="claims"))
-        parts.append(verdicts_table(verdicts, slugs, depth=1))
+        parts.append(verdicts_table(paper.verdicts, slugs, depth=1))
     parts.append(html.heading("Runs", anchor="runs"))
     parts.append(runs_table(runs, depth=1) if runs else html.paragraph("no published run of this paper"))
-    return html.page(f"Paper: {paper}", "\n".join(parts), depth=1)
+    return html.page(f"Paper: {paper.name}", "\n".join(parts), depth=1)
 
 
 def history_page(benchmark: str, points: pd.DataFrame, steps: pd.DataFrame, figures: list[tuple[str, str]],
