@@ -7,8 +7,10 @@ missing from the published folder is not shown, never met.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+
+import pandas as pd
 
 from harness.claims import ratios
 from harness.claims.model import Claim, Experiment
@@ -53,6 +55,17 @@ def judge_experiment(experiment: Experiment, results_dir: Path, run_dir: Path | 
 
 
 def statistic_of(claim: Claim, cells: Cells) -> ratios.Statistic:
+    statistic = _statistic(claim, cells)
+    if statistic.shown and not cells.per_repetition and claim.kind != "break-even":
+        # a published median stands for its cell's finished repetitions: n is the fewest of the cells it used
+        rows = select(cells.rows, dict(claim.cell))
+        used = rows[rows.engine.isin([claim.numerator, claim.denominator]) & (rows.status == "ok")]
+        if "ok" in used and len(used):
+            statistic = replace(statistic, n=int(pd.to_numeric(used.ok).min()))
+    return statistic
+
+
+def _statistic(claim: Claim, cells: Cells) -> ratios.Statistic:
     rows = select(cells.rows, dict(claim.cell))
 
     def engine(name: str, keys: dict | None = None):

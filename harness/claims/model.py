@@ -193,11 +193,14 @@ def _claims(raw: dict, paper: str, experiment: str, where: str) -> list[Claim]:
         paper_value = raw.get("paper_value")
         for value in chosen.values():
             paper_value = paper_values.get(value, paper_value)
-        cell = {**_keys(raw.get("cell"), where, "cell"), **chosen}
+        # an `each` key named in an engine field ("{engine}") picks engines, not cells
+        engines = {key: raw[key].format(**chosen) for key in ("numerator", "denominator", "engine") if key in raw}
+        picked = {name for name in chosen if any(f"{{{name}}}" in raw[key] for key in engines)}
+        cell = {**_keys(raw.get("cell"), where, "cell"), **{k: v for k, v in chosen.items() if k not in picked}}
         claims.append(Claim(
             paper=paper, experiment=experiment, claim_id=f"{experiment}.{claim_id}", text=text, kind=kind,
-            metric=raw["metric"], numerator=raw.get("numerator") or raw.get("engine"),
-            denominator=raw.get("denominator"), cell=tuple(sorted(cell.items())), relation=relation,
+            metric=raw["metric"], numerator=engines.get("numerator") or engines.get("engine"),
+            denominator=engines.get("denominator"), cell=tuple(sorted(cell.items())), relation=relation,
             paper_value=None if paper_value is None else float(paper_value),
             expected=exceptions.get(claim_id, expected),
             start=tuple(sorted(_keys(raw.get("from"), where, "from").items())),
