@@ -73,7 +73,8 @@ def _statistic(claim: Claim, cells: Cells) -> ratios.Statistic:
         return part[part.engine == name]
 
     if claim.kind == "ratio":
-        return ratios.ratio(engine(claim.numerator), engine(claim.denominator), claim.metric, cells.timeout_s,
+        return ratios.ratio(engine(claim.numerator, dict(claim.numerator_cell)),
+                            engine(claim.denominator, dict(claim.denominator_cell)), claim.metric, cells.timeout_s,
                             cells.per_repetition)
     if claim.kind == "metric":
         kind, values = ratios.side(engine(claim.numerator), claim.metric, cells.timeout_s)

@@ -21,7 +21,8 @@ One TOML file per paper experiment, ``benchmarks/papers/<paper>/<experiment>.tom
     paper_value = 106000                        # or paper_values = { L1 = 106000, ... } keyed by an `each` value
     expected = "met"                            # the verdict the repository records; expected_except = { id = "missed" }
 
-``growth`` compares one engine's cost (1 / a rate, or the metric itself when it is a cost) at ``to`` over ``from``
+``numerator_cell`` and ``denominator_cell`` add keys to one side of a ratio (a variant: another query or
+entailment). ``growth`` compares one engine's cost (1 / a rate, or the metric itself when it is a cost) at ``to`` over ``from``
 (cell keys, e.g. ``from = { window = "sliding:10000:1" }``); ``break-even`` is the smallest ``window`` range from
 which numerator/denominator stays at or above 1; ``memory`` is the engine's RSS growth minus ``scan``'s in the same
 cell, per window triple.
@@ -42,7 +43,8 @@ KINDS = ("ratio", "metric", "growth", "break-even", "memory")
 VERDICTS = ("met", "missed", "not-shown")
 FILE_KEYS = {"paper", "citation", "figure", "config", "published", "paper_numbers", "claim", "note"}
 CLAIM_KEYS = {"id", "text", "kind", "metric", "numerator", "denominator", "engine", "cell", "each", "relation",
-              "paper_value", "paper_values", "expected", "expected_except", "from", "to", "baseline"}
+              "paper_value", "paper_values", "expected", "expected_except", "from", "to", "baseline",
+              "numerator_cell", "denominator_cell"}
 _NUMBER = r"([0-9][0-9_.eE+-]*)"
 
 
@@ -88,6 +90,8 @@ class Claim:
     start: tuple[tuple[str, str], ...] = ()   # growth: the cell keys of the first point
     end: tuple[tuple[str, str], ...] = ()     # growth: the cell keys of the last point
     baseline: str = "scan"                    # memory: whose growth is the harness's own
+    numerator_cell: tuple[tuple[str, str], ...] = ()    # ratio: keys only the numerator's rows have (a variant)
+    denominator_cell: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -204,7 +208,9 @@ def _claims(raw: dict, paper: str, experiment: str, where: str) -> list[Claim]:
             paper_value=None if paper_value is None else float(paper_value),
             expected=exceptions.get(claim_id, expected),
             start=tuple(sorted(_keys(raw.get("from"), where, "from").items())),
-            end=tuple(sorted(_keys(raw.get("to"), where, "to").items())), baseline=raw.get("baseline", "scan")))
+            end=tuple(sorted(_keys(raw.get("to"), where, "to").items())), baseline=raw.get("baseline", "scan"),
+            numerator_cell=tuple(sorted(_keys(raw.get("numerator_cell"), where, "numerator_cell").items())),
+            denominator_cell=tuple(sorted(_keys(raw.get("denominator_cell"), where, "denominator_cell").items()))))
     unused = sorted(set(exceptions) - {claim.claim_id.split(".", 1)[1] for claim in claims})
     if unused:
         raise ConfigError(f"{where}: expected_except names {unused[0]!r}, which is no claim of this table")
