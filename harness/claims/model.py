@@ -132,12 +132,7 @@ def load_experiment(path: str | Path) -> Experiment:
         raise ConfigError(f"cannot read claim file {path}: {error.strerror}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
-    unknown = sorted(set(table) - FILE_KEYS)
-    if unknown:
-        raise ConfigError(f"{path}: unknown key {unknown[0]!r} (known: {', '.join(sorted(FILE_KEYS))})")
-    for key in ("paper", "citation", "figure", "config", "published"):
-        if not isinstance(table.get(key), str) or not table[key]:
-            raise ConfigError(f"{path}: key {key!r} must be a non-empty string")
+    _check_keys(table, FILE_KEYS, ("paper", "citation", "figure", "config", "published"), str(path))
     if table["paper"] not in PAPERS:
         raise ConfigError(f"{path}: paper {table['paper']!r} is not one of {', '.join(PAPERS)}")
     if not isinstance(table.get("claim"), list) or not table["claim"]:
@@ -161,13 +156,18 @@ def _keys(raw: object, where: str, key: str) -> dict[str, str]:
     return {name: str(value) for name, value in raw.items()}
 
 
-def _claims(raw: dict, paper: str, experiment: str, where: str) -> list[Claim]:
-    unknown = sorted(set(raw) - CLAIM_KEYS)
+def _check_keys(table: dict, known: set[str], required: tuple[str, ...], where: str) -> None:
+    """No key outside ``known``; every ``required`` key a non-empty string."""
+    unknown = sorted(set(table) - known)
     if unknown:
-        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(CLAIM_KEYS))})")
-    for key in ("id", "text", "kind", "metric", "relation"):
-        if not isinstance(raw.get(key), str) or not raw[key]:
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(known))})")
+    for key in required:
+        if not isinstance(table.get(key), str) or not table[key]:
             raise ConfigError(f"{where}: key {key!r} must be a non-empty string")
+
+
+def _claims(raw: dict, paper: str, experiment: str, where: str) -> list[Claim]:
+    _check_keys(raw, CLAIM_KEYS, ("id", "text", "kind", "metric", "relation"), where)
     kind = raw["kind"]
     if kind not in KINDS:
         raise ConfigError(f"{where}: kind {kind!r} is not one of {', '.join(KINDS)}")
