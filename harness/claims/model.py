@@ -197,9 +197,12 @@ def _claims(raw: dict, paper: str, experiment: str, where: str) -> list[Claim]:
         paper_value = raw.get("paper_value")
         for value in chosen.values():
             paper_value = paper_values.get(value, paper_value)
-        # an `each` key named in an engine field ("{engine}") picks engines, not cells
+        # an `each` key named in an engine or a side's keys ("{engine}") picks those, not a cell column
         engines = {key: raw[key].format(**chosen) for key in ("numerator", "denominator", "engine") if key in raw}
-        picked = {name for name in chosen if any(f"{{{name}}}" in raw[key] for key in engines)}
+        sides = {key: {name: value.format(**chosen) for name, value in _keys(raw.get(key), where, key).items()}
+                 for key in ("numerator_cell", "denominator_cell")}
+        templates = [raw[key] for key in engines] + [str(raw.get(key) or "") for key in sides]
+        picked = {name for name in chosen if any(f"{{{name}}}" in template for template in templates)}
         cell = {**_keys(raw.get("cell"), where, "cell"), **{k: v for k, v in chosen.items() if k not in picked}}
         claims.append(Claim(
             paper=paper, experiment=experiment, claim_id=f"{experiment}.{claim_id}", text=text, kind=kind,
@@ -209,8 +212,8 @@ def _claims(raw: dict, paper: str, experiment: str, where: str) -> list[Claim]:
             expected=exceptions.get(claim_id, expected),
             start=tuple(sorted(_keys(raw.get("from"), where, "from").items())),
             end=tuple(sorted(_keys(raw.get("to"), where, "to").items())), baseline=raw.get("baseline", "scan"),
-            numerator_cell=tuple(sorted(_keys(raw.get("numerator_cell"), where, "numerator_cell").items())),
-            denominator_cell=tuple(sorted(_keys(raw.get("denominator_cell"), where, "denominator_cell").items()))))
+            numerator_cell=tuple(sorted(sides["numerator_cell"].items())),
+            denominator_cell=tuple(sorted(sides["denominator_cell"].items()))))
     unused = sorted(set(exceptions) - {claim.claim_id.split(".", 1)[1] for claim in claims})
     if unused:
         raise ConfigError(f"{where}: expected_except names {unused[0]!r}, which is no claim of this table")
