@@ -2,7 +2,7 @@
 
 A folder is ``DIR/`` holding ``run.json`` with ``repetitions.csv`` (one row per cell repetition) or, from before
 repetitions were published, ``summary.csv`` (medians); or a name prefix ``DIR/NAME`` for folders that keep
-several runs side by side (``NAME.run.json``, ``NAME.repetitions.csv``). A run directory (``cgpm bench --out``)
+several runs side by side (``NAME.run.json``, ``NAME.repetitions.csv``; or ``NAME-run.json``, ``NAME-cells.csv``). A run directory (``cgpm bench --out``)
 is read through ``harness.bench.store`` and always has its repetitions.
 """
 
@@ -36,6 +36,8 @@ def load_cells(path: Path) -> Cells | None:
     else:
         prefix = path.parent / path.name
         run_json, repetitions = Path(f"{prefix}.run.json"), Path(f"{prefix}.{REPETITIONS}")
+        if not repetitions.is_file():  # results/published/streaming names its cells NAME-cells.csv
+            run_json, repetitions = Path(f"{prefix}-run.json"), Path(f"{prefix}-cells.csv")
         summary = Path(f"{prefix}.summary.csv")
     if repetitions.is_file():
         return _cells(pd.read_csv(repetitions), True, _timeout(run_json), path)
