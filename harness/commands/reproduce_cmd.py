@@ -92,12 +92,13 @@ def _run_experiment(experiment) -> Path:
     config = claims.ROOT / experiment.config
     if not config.is_file():
         raise ConfigError(f"{experiment.path}: config {experiment.config} does not exist")
-    out = RUNS / f"reproduce-{experiment.paper}-{experiment.name}"
+    out = (RUNS / f"reproduce-{experiment.paper}-{experiment.name}").resolve()
     if config.suffix == ".py":  # a workload script that publishes its own folder
         command = [sys.executable, str(config), "--publish", str(out)]
     else:
         command = [sys.executable, "-m", "harness", "bench", str(config), "--out", str(out)]
     print("running: " + " ".join(command), file=sys.stderr)
-    if subprocess.run(command).returncode != 0:
+    # from the checkout's root, so the run imports this checkout's code whatever the working directory
+    if subprocess.run(command, cwd=claims.ROOT).returncode != 0:
         raise ConfigError(f"the run of {experiment.config} failed; its output is above")
     return out
