@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from common.errors import ConfigError
 from harness.claims import ratios
 from harness.claims.model import Claim, Experiment
 from harness.claims.published import Cells, load_cells, select, window_range
@@ -70,7 +71,11 @@ def _statistic(claim: Claim, cells: Cells) -> ratios.Statistic:
 
     def engine(name: str, keys: dict | None = None):
         part = rows if keys is None else select(rows, keys)
-        return part[part.engine == name]
+        part = part[part.engine == name]
+        if part.repetition.duplicated().any():  # two rows of one round: the keys name more than one cell
+            raise ConfigError(f"claim {claim.claim_id}: its keys match {len(part)} rows of {name} in {cells.source} "
+                              "where one cell's repetitions are meant; name more keys in its cell")
+        return part
 
     if claim.kind == "ratio":
         return ratios.ratio(engine(claim.numerator, dict(claim.numerator_cell)),
@@ -83,10 +88,10 @@ def _statistic(claim: Claim, cells: Cells) -> ratios.Statistic:
         return ratios.growth(engine(claim.numerator, dict(claim.start)), engine(claim.numerator, dict(claim.end)),
                              claim.metric, cells.per_repetition)
     if claim.kind == "break-even":
-        by_window = {window_range(window): ratios.ratio(part[part.engine == claim.numerator],
-                                                        part[part.engine == claim.denominator], claim.metric,
+        by_window = {window_range(window): ratios.ratio(engine(claim.numerator, {"window": window}),
+                                                        engine(claim.denominator, {"window": window}), claim.metric,
                                                         cells.timeout_s, cells.per_repetition)
-                     for window, part in rows.groupby("window")}
+                     for window in rows.window.unique()}
         return ratios.break_even(by_window)
     mine = engine(claim.numerator)
     window_triples = float(mine.window_triples.median()) if "window_triples" in mine and len(mine) else 0.0

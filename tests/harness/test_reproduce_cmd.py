@@ -118,3 +118,11 @@ def test_an_unknown_paper_or_results_folder_is_exit_2(capsys, tmp_path):
     assert main(["reproduce", "nature", "--check"]) == 2
     assert "unknown paper 'nature'" in capsys.readouterr().err
     assert main(["reproduce", "delta", "--check", "--results", str(tmp_path / "none")]) == 2
+
+
+def test_a_claim_whose_keys_match_several_cells_is_a_bad_claim_file(tmp_path, capsys):
+    path = tmp_path / "vague.toml"
+    path.write_text(CLAIM)  # no cell keys: every spectra row of the run
+    assert main(["reproduce", str(path), "--check"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and "vague.x" in error and "name more keys" in error
