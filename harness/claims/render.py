@@ -62,7 +62,7 @@ def markdown_table(paper: str, verdicts: list[Verdict]) -> str:
         rows.append(f"| {verdict.text} (`{verdict.claim_id}`) | {shown_value(verdict)} | {verdict.relation} "
                     f"| {paper_value} | {mark} | `{verdict.published}` |")
     rows += ["", "A value marked ≥ is a lower bound: the other engine timed out. \"n\" counts the rounds of a paired "
-             "ratio, or the repetitions behind a published median.", "", END]
+             "ratio, the repetitions behind a published median, or the windows a break-even compares.", "", END]
     return "\n".join(rows)
 
 
