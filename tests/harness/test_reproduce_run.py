@@ -61,3 +61,10 @@ expected = "not-shown"
     # --check judges the published folder, which this claim file names but nobody published
     assert main(["reproduce", str(claim), "--check", "--results", str(tmp_path)]) == 1
     assert "tiny-claims.scan-reeval (not-shown, recorded met)" in capsys.readouterr().err
+    # published with its repetitions, the same claim is judged from the folder alone, round by round
+    assert main(["report", str(made), "--out", str(tmp_path / "report"), "--publish", str(tmp_path / "nowhere")]) == 0
+    capsys.readouterr()
+    assert main(["reproduce", str(claim), "--check", "--results", str(tmp_path), "--json"]) == 0
+    published = {verdict["id"]: verdict for verdict in json.loads(capsys.readouterr().out)}
+    assert published["tiny-claims.scan-reeval"]["note"] == "paired per round"
+    assert published["tiny-claims.scan-reeval"]["value"] == ratio["value"]
