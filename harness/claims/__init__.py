@@ -17,7 +17,7 @@ from common.errors import ConfigError
 from harness.claims.judge import Verdict, judge_experiment
 from harness.claims.model import PAPERS, Claim, Experiment, load_experiment
 
-__all__ = ["Claim", "Experiment", "Verdict", "claim_files", "experiments", "judge", "load_experiment", "papers"]
+__all__ = ["Claim", "Experiment", "Verdict", "claim_files", "experiments", "judge", "load_experiment", "papers", "resolve_results"]
 
 # the repository's root: benchmarks/papers/ and results/published/ are found from here, whatever the working directory
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,7 +47,7 @@ def experiments(paper: str) -> list[Experiment]:
 def judge(paper: str, results_dir: Path = RESULTS_DIR) -> list[Verdict]:
     """Every claim of ``paper`` judged from the published folders under ``results_dir`` (relative to the repository
     root when not absolute and not found from the working directory)."""
-    results_dir = _resolve(Path(results_dir))
+    results_dir = resolve_results(Path(results_dir))
     verdicts = [verdict for experiment in experiments(paper) for verdict in judge_experiment(experiment, results_dir)]
     seen: set[str] = set()
     for verdict in verdicts:
@@ -57,7 +57,8 @@ def judge(paper: str, results_dir: Path = RESULTS_DIR) -> list[Verdict]:
     return verdicts
 
 
-def _resolve(results_dir: Path) -> Path:
+def resolve_results(results_dir: Path) -> Path:
+    """``results_dir`` as given when it exists (or is absolute), else under the repository's root."""
     if results_dir.is_absolute() or results_dir.exists():
         return results_dir
     return ROOT / results_dir

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("--docs rewrites a paper's generated block: use it with PAPER --check")
     if args.run is not None and not args.run.is_dir():
         raise ConfigError(f"--run {args.run}: no such run directory")
-    results = claims._resolve(args.results)
+    results = claims.resolve_results(args.results)
     if args.check and not results.is_dir():
         raise ConfigError(f"--results {args.results}: no such directory")
     verdicts = []
