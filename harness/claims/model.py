@@ -3,7 +3,7 @@
 One TOML file per paper experiment, ``benchmarks/papers/<paper>/<experiment>.toml``::
 
     paper = "spectra"                           # spectra | sparkwave | tpjoin | delta
-    citation = "Mohammed Issa et al., SPECTRA ..."
+    citation = "S. Gillani, G. Picard, F. Laforest: SPECTRA ..."
     figure = "Table 1"                          # the paper's figure or table
     config = "benchmarks/configs/spectra-table1.toml"   # what `cgpm reproduce` runs (relative to the repository)
     published = "spectra-table1/spectra-table1" # the published folder, relative to the results root
@@ -21,7 +21,8 @@ One TOML file per paper experiment, ``benchmarks/papers/<paper>/<experiment>.tom
     paper_value = 106000                        # or paper_values = { L1 = 106000, ... } keyed by an `each` value
     expected = "met"                            # the verdict the repository records; expected_except = { id = "missed" }
 
-``numerator_cell`` and ``denominator_cell`` add keys to one side of a ratio (a variant: another query or
+An ``each`` key named in an engine field or a side's keys (``numerator = "{engine}"``) picks those and is not a cell
+column. ``numerator_cell`` and ``denominator_cell`` add keys to one side of a ratio (a variant: another query or
 entailment). ``growth`` compares one engine's cost (1 / a rate, or the metric itself when it is a cost) at ``to`` over ``from``
 (cell keys, e.g. ``from = { window = "sliding:10000:1" }``); ``break-even`` is the smallest ``window`` range from
 which numerator/denominator stays at or above 1; ``memory`` is the engine's RSS growth minus ``scan``'s in the same
