@@ -82,8 +82,15 @@ def _statistic(claim: Claim, cells: Cells) -> ratios.Statistic:
                             engine(claim.denominator, dict(claim.denominator_cell)), claim.metric, cells.timeout_s,
                             cells.per_repetition)
     if claim.kind == "metric":
-        kind, values = ratios.side(engine(claim.numerator), claim.metric, cells.timeout_s)
-        return ratios.summarise(values) if kind == ratios.EXACT else ratios.not_shown("the cell did not finish")
+        mine = engine(claim.numerator)
+        kind, values = ratios.side(mine, claim.metric, cells.timeout_s)
+        if kind != ratios.EXACT:
+            return ratios.not_shown("the cell did not finish")
+        statistic = ratios.summarise(values)
+        quartiles = [f"{claim.metric}_q1", f"{claim.metric}_q3"]
+        if not cells.per_repetition and set(quartiles) <= set(mine) and len(mine) == 1:  # the published IQR
+            statistic = replace(statistic, spread=(float(mine[quartiles[0]].iloc[0]), float(mine[quartiles[1]].iloc[0])))
+        return statistic
     if claim.kind == "growth":
         return ratios.growth(engine(claim.numerator, dict(claim.start)), engine(claim.numerator, dict(claim.end)),
                              claim.metric, cells.per_repetition)
