@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "bench": "harness.commands.bench_cmd",
     "report": "harness.commands.report_cmd",
     "compare": "harness.commands.compare_cmd",
+    "reproduce": "harness.commands.reproduce_cmd",
 }
 
 

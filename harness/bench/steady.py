@@ -6,8 +6,8 @@ paper measures. The steady-state rate is the events (or triples) from the first 
 divided by the time their pushes took (the sum of their per-event latencies). An ``event`` window
 is full from its first event; an ``unbounded`` window never is (no steady state: None).
 
-These functions are what the cell records (``steady_*`` columns) and what
-``benchmarks/spectra_table1.py`` reads back from older runs that lack those columns.
+These functions are what the cell records (``steady_*`` columns), which the paper claims are judged
+from (``harness.claims``).
 """
 
 from __future__ import annotations
