@@ -85,10 +85,8 @@ def claim_changes_of(benchmark: str, directory: Path):
 
 def verdicts_of(run) -> list:
     """The claims judged from the run's folder, when a claim file names it as its published folder; else none."""
-    try:
-        from harness import claims
-    except ImportError:  # the claims package (issue 24's other half) is not on this branch yet
-        return []
+    from harness import claims
+
     location = run.location.resolve().as_posix()
     found = []
     for paper in claims.papers():

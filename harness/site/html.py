@@ -82,11 +82,16 @@ def preformatted(text) -> str:
     return f"<pre>{escape(text)}</pre>"
 
 
+def number(value: float) -> str:
+    """Three significant digits below 1000, whole numbers with thousands separators above: ``0.412``, ``106,195``."""
+    return f"{value:,.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+
+
 def _cell(value) -> tuple[str, bool]:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "", False
     if isinstance(value, float):
-        return (f"{value:,.3g}" if abs(value) < 1000 else f"{value:,.0f}"), True
+        return number(value), True
     if isinstance(value, int) and not isinstance(value, bool):
         return f"{value:,}", True
     return str(value), False

@@ -95,9 +95,9 @@ def verdicts_table(verdicts: list, slugs: dict[str, str], depth: int) -> str:
     root = "../" * depth
     rows = []
     for verdict in verdicts:
-        value = "" if verdict.value is None else (">= " if verdict.bound else "") + f"{verdict.value:.3g}"
+        value = "" if verdict.value is None else (">= " if verdict.bound else "") + html.number(verdict.value)
         if verdict.spread is not None and verdict.value is not None:
-            value += f" [{verdict.spread[0]:.3g}–{verdict.spread[1]:.3g}]"
+            value += f" [{html.number(verdict.spread[0])}–{html.number(verdict.spread[1])}]"
         rows.append({"claim": verdict.claim_id, "says": verdict.text, "relation": verdict.relation,
                      "ours: median [IQR]": value, "n": verdict.n,
                      "paper": "" if verdict.paper_value is None else verdict.paper_value, "verdict": verdict.verdict,

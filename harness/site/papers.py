@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from harness.claims.model import PAPERS
 from harness.site.runs import Run
-
-PAPERS = ("spectra", "sparkwave", "tpjoin", "delta")
 
 
 @dataclass
@@ -33,11 +32,9 @@ class Paper:
 
 
 def judged(results: Path) -> dict[str, Paper]:
-    """Every paper, with its experiments and its claims judged from ``results`` where the claims package has them."""
-    try:
-        from harness import claims
-    except ImportError:  # the claims package (issue 24's other half) is not on this branch yet
-        return {name: Paper(name) for name in PAPERS}
+    """Every paper, with its experiments and its claims judged from ``results`` (None for a paper without claim files)."""
+    from harness import claims
+
     papers = {name: Paper(name) for name in PAPERS}
     for name in claims.papers():
         papers[name] = Paper(name, claims.experiments(name), claims.judge(name, results))

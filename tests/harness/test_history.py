@@ -184,3 +184,18 @@ def test_a_claim_met_at_one_commit_and_missed_at_the_next_is_named_a_regression(
     assert "CLAIM REGRESSION: spectra speedup-L1 met at c1c1c1c1c1, missed at c2c2c2c2c2" in out
     assert "claim fixed: spectra speedup-L1 missed at c2c2c2c2c2, met at c3c3c3c3c3" in out
     assert "CLAIM REGRESSION: spectra memory-L1 met at c2c2c2c2c2, not-shown at c3c3c3c3c3" in out
+
+
+def test_adding_a_published_folder_records_the_claims_judged_from_it(tmp_path, capsys):
+    from pathlib import Path
+
+    from harness import claims
+
+    folder = Path(__file__).resolve().parents[2] / "results" / "published" / "sparkwave" / "windows.run.json"
+    assert main(["history", "--results", str(tmp_path), "--add", str(folder)]) == 0
+    assert "claim(s) judged from it" in capsys.readouterr().out
+    recorded = history.read_claim_history(tmp_path / "history" / history.CLAIMS_FILE)
+    expected = {verdict.claim_id: verdict.verdict for verdict in claims.judge("sparkwave")
+                if verdict.published == "sparkwave/windows"}
+    assert expected and dict(zip(recorded["claim_id"], recorded["verdict"])) == expected
+    assert set(recorded["benchmark"]) == {"sparkwave-windows"} and set(recorded["paper"]) == {"sparkwave"}

@@ -102,3 +102,21 @@ def test_a_site_with_a_broken_link_is_not_published(tmp_path, monkeypatch):
     with pytest.raises(SiteError, match=r"broken link\(s\), first runs/.*: missing.html"):
         build_site(tmp_path / "out", published, histories)
     assert not (tmp_path / "out").exists() and [path.name for path in tmp_path.iterdir()] == ["results"]
+
+
+def test_a_paper_page_puts_our_numbers_beside_the_paper_s_with_the_verdicts(site):
+    from harness import claims
+    from harness.site import html, pages
+    from harness.site.papers import Paper
+
+    fixture_page = (site / "papers" / "spectra.html").read_text()  # the fixture publishes none of the claims' folders
+    assert '<tr class="not-shown">' in fixture_page and '<tr class="met">' not in fixture_page
+    verdicts = claims.judge("tpjoin")  # the committed results
+    page = pages.paper_page(Paper("tpjoin", claims.experiments("tpjoin"), verdicts),
+                            [], {"tpjoin/tpjoin-windows": "tpjoin--tpjoin-windows"})
+    met = [verdict for verdict in verdicts if verdict.verdict == "met" and verdict.paper_value is not None]
+    assert met and page.count('<tr class="met">') == sum(v.verdict == "met" for v in verdicts)
+    row = page[page.index(f"<td>{met[0].claim_id}</td>"):]
+    row = row[: row.index("</tr>")]
+    assert f"<td>{html.number(met[0].value)}" in row and f">{html.number(float(met[0].paper_value))}</td>" in row
+    assert 'href="../runs/tpjoin--tpjoin-windows/index.html"' in page and "Table II" in page

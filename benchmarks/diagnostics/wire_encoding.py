@@ -1,6 +1,6 @@
 """What it costs the harness to encode one-triple events for a child: JSON Lines (as sent) against the alternatives.
 
-    python benchmarks/wire_encoding.py [--events 200000] [--repetitions 5]
+    python -m benchmarks.diagnostics.wire_encoding [--events 200000] [--repetitions 5]
 
 JSON Lines built by hand, 256 events to a string (``engines.external.wire.encode_events``, as the client does), ``json.dumps`` of the same value,
 and Arrow IPC record batches of 1024 events (event, ts, op, s, p, o columns, as the stream's
@@ -15,14 +15,11 @@ import json
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import pyarrow as pa
 
-import pyarrow as pa  # noqa: E402
-
-from engines.external.wire import encode_events  # noqa: E402
-from engines.model.stream import Event, Update  # noqa: E402
+from engines.external.wire import encode_events
+from engines.model.stream import Event, Update
 
 
 def json_lines(events, batch: int = 256) -> None:

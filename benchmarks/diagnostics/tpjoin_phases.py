@@ -8,7 +8,7 @@ so this script feeds a stored stream to an engine in-process and wraps the autom
 cell is repeated (``--repetitions``, default 5) in a fresh engine; printed: median [IQR] of total,
 insertion and query time per event and the total throughput, one Markdown row per cell.
 
-    taskset -c 0 python benchmarks/tpjoin_phases.py --stream STREAM_DIR --query Q.rq [--query ...] \
+    taskset -c 0 python -m benchmarks.diagnostics.tpjoin_phases --stream STREAM_DIR --query Q.rq [--query ...] \
         --engine tpjoin-event --window event [--max-events N] [--repetitions 5] [--profile out.prof]
 
 ``--by-size`` also prints the median per-event times per event-size bucket (figures 8-12 plot them against event
@@ -20,18 +20,15 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from engines.model.query import load_query  # noqa: E402
-from engines.registry import get_engine  # noqa: E402
-from engines.tpjoin import automaton as automaton_module  # noqa: E402
-from harness.streams.parquet_io import read_stream  # noqa: E402
+from engines.model.query import load_query
+from engines.registry import get_engine
+from engines.tpjoin import automaton as automaton_module
+from harness.streams.parquet_io import read_stream
 
 
 class JoinClock:

@@ -16,7 +16,7 @@ whole pass (wall and CPU), of the partitioning and of the rest (CPU), then their
 state joins with their rows in and out, view rows, matches, dictionary calls, and the automata compiled (one
 per distinct join order SortAndCombine chose).
 
-    taskset -c 1 python -m benchmarks.tpjoin_filter_ab --stream results/runs/tpjoin-streams/snb-p200-message-rate1000 \
+    taskset -c 1 python -m benchmarks.diagnostics.tpjoin_filter_ab --stream results/runs/tpjoin-streams/snb-p200-message-rate1000 \
         --queries generators/snb/queries/Q3_complex.rq generators/snb/queries/Q3_complex_atomic.rq \
         --window sliding:10s:1ms --max-events 4000 [--engine tpjoin-lazy] [--rounds 12] [--counts]
 """
@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.tpjoin_lazy_eager_ab import WorkCounter, _totals
+from benchmarks.diagnostics.tpjoin_lazy_eager_ab import WorkCounter, _totals
 from engines.model.query import load_query
 from engines.registry import get_engine
 from harness.streams.parquet_io import read_stream

@@ -7,7 +7,7 @@ keeps. This measures, per engine and query, the push time of one pass on each pa
 which goes first, ``--rounds`` times in one process: the ratio per round (streamed triples/s over
 materialised triples/s) with its median and IQR. Decoding is outside both timings, as in a cell.
 
-    taskset -c 1 python -m benchmarks.reader_ab --engine spectra --engine tpjoin-lazy --stream DIR \\
+    taskset -c 1 python -m benchmarks.diagnostics.reader_ab --engine spectra --engine tpjoin-lazy --stream DIR \\
         --query generators/lubm/queries/L1.rq --window sliding:1s:1ms --max-events 4000 --rounds 7
 """
 
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     from engines.model.windows import parse_window
     from harness.streams.reader import open_stream
 
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.reader_ab", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.diagnostics.reader_ab", description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", action="append", required=True)
     parser.add_argument("--stream", required=True)
     parser.add_argument("--query", action="append", required=True)

@@ -7,26 +7,23 @@ engine in turn is timed on its next ``--tail`` events. All engines stay alive, s
 falls on every variant of a round alike, and ratios are taken per round (median and IQR over rounds). The harness
 runs (benchmarks/configs/sparkwave-*.toml) measure each cell in a fresh process; this one trades that for pairing.
 
-    python benchmarks/bench_sparkwave.py results/runs/.streams/bsbm-1000-leaf-head results/runs/.streams/bsbm-1000-closed-head [--gc off]
+    python -m benchmarks.diagnostics.bench_sparkwave results/runs/.streams/bsbm-1000-leaf-head results/runs/.streams/bsbm-1000-closed-head [--gc off]
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from engines.model.query import load_query
+from engines.sparkwave import SparkwaveEngine
+from harness.streams import read_stream
 
-from engines.model.query import load_query  # noqa: E402
-from engines.sparkwave import SparkwaveEngine  # noqa: E402
-from harness.streams import read_stream  # noqa: E402
-
-QUERIES = Path(__file__).resolve().parents[1] / "generators" / "bsbm" / "queries"
+QUERIES = Path(__file__).resolve().parents[2] / "generators" / "bsbm" / "queries"
 WINDOWS = (1_000, 10_000, 100_000)
 
 
@@ -43,7 +40,7 @@ def main() -> None:
     parser.add_argument("--tail", type=int, default=400)
     parser.add_argument("--gc", choices=("on", "off"), default="on",
                         help="off: CPython's cyclic collector disabled during the timed batches; to compare the "
-                             "two, benchmarks/sparkwave_gc_ab.py alternates them in one process")
+                             "two, benchmarks/diagnostics/sparkwave_gc_ab.py alternates them in one process")
     args = parser.parse_args()
     streams = {"leaf": read_stream(args.leaf), "closed": read_stream(args.closed)}
     variants = {"rdfs, leaf": ("leaf", "P1_offer_type.rq", "rdfs"), "none, leaf": ("leaf", "P1_offer_type.rq", "none"),

@@ -1,6 +1,6 @@
 """The process protocol's own cost: the same engine in-process and behind the protocol, side by side in one run.
 
-    python benchmarks/external_overhead.py --stream STREAM_DIR [--events 100000] [--repetitions 5]
+    python -m benchmarks.diagnostics.external_overhead --stream STREAM_DIR [--events 100000] [--repetitions 5]
 
 Every event of the stream is split into one-triple events (the protocol's worst case: one line per
 triple). Pairs: ``scan`` in-process against ``scan`` served by ``engines.external.serve`` (the same
@@ -21,16 +21,14 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import psutil
 
-import psutil  # noqa: E402
+from engines.model.query import load_query
+from engines.model.stream import Event, Stream
+from harness.engines_setup import build_engine, close_engine, engine_deltas
+from harness.streams import read_stream
 
-from engines.model.query import load_query  # noqa: E402
-from engines.model.stream import Event, Stream  # noqa: E402
-from harness.engines_setup import build_engine, close_engine, engine_deltas  # noqa: E402
-from harness.streams import read_stream  # noqa: E402
-
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # benchmarks/
 PAIRS = [
     ("scan", str(HERE / "external" / "scan-py.toml"), "scan served (Python)"),
     ("scan", "scan-js", "scan-js (Node)"),

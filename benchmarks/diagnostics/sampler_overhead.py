@@ -1,6 +1,6 @@
 """Measure what the RSS sampler costs a cell: the same timed loop with the sampler off and on, interleaved, in one process.
 
-Usage: python benchmarks/sampler_overhead.py [--stream DIR] [--query FILE] [--window SPEC] [--engine NAME]
+Usage: python -m benchmarks.diagnostics.sampler_overhead [--stream DIR] [--query FILE] [--window SPEC] [--engine NAME]
        [--events N] [--pairs N] [--hz HZ ...]
 
 For each pair the order (off, on) alternates, so a drift in the machine's load falls on both.
@@ -23,7 +23,7 @@ from harness.bench.sampler import RssSampler
 from harness.engines_setup import engine_class_for
 from harness.streams import read_stream
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "harness" / "examples" / "university"
+EXAMPLE = Path(__file__).resolve().parents[2] / "harness" / "examples" / "university"
 
 
 def one_pass(engine_cls, query, stream, hz: float | None) -> tuple[float, float]:

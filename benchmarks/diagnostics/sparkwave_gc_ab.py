@@ -8,7 +8,7 @@ the collector on, the collections of each generation and the objects they found 
 costs something here, it has to show as collections, and if the growth were cyclic garbage, as objects found.
 Ratios are per round (the two batches of a round run back to back under the same machine load).
 
-    taskset -c 1 python -m benchmarks.sparkwave_gc_ab results/runs/.streams/bsbm-1000-leaf [--rounds 12 --tail 400]
+    taskset -c 1 python -m benchmarks.diagnostics.sparkwave_gc_ab results/runs/.streams/bsbm-1000-leaf [--rounds 12 --tail 400]
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from engines.model.query import load_query
 from engines.sparkwave import SparkwaveEngine
 from harness.streams import read_stream
 
-QUERY = Path(__file__).resolve().parents[1] / "generators" / "bsbm" / "queries" / "P1_offer_type.rq"
+QUERY = Path(__file__).resolve().parents[2] / "generators" / "bsbm" / "queries" / "P1_offer_type.rq"
 WINDOWS = (1_000, 10_000, 100_000)
 
 

@@ -16,7 +16,7 @@ rows added to and removed from the views, triples expired, matches found and rem
 calls, and the calls to ``View.__len__`` (SortAndCombine reads the sizes of the views); the automaton states'
 joins are summed unless ``--by-state``.
 
-    taskset -c 1 python benchmarks/tpjoin_lazy_eager_ab.py --stream results/runs/tpjoin-streams/snb-p200-message-rate1000 \
+    taskset -c 1 python -m benchmarks.diagnostics.tpjoin_lazy_eager_ab --stream results/runs/tpjoin-streams/snb-p200-message-rate1000 \
         --query generators/snb/queries/Q1_star.rq --window sliding:100s:1ms --max-events 8038 [--rounds 12] [--engines A B] [--counts [--by-state]]
 """
 
@@ -24,23 +24,20 @@ from __future__ import annotations
 
 import argparse
 import gc
-import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from engines.model.query import load_query  # noqa: E402
-from engines.registry import get_engine  # noqa: E402
-from engines.tpjoin import automaton as automaton_module  # noqa: E402
-from engines.tpjoin import dictionary as dictionary_module  # noqa: E402
-from engines.tpjoin import incremental as incremental_module  # noqa: E402
-from engines.tpjoin import views as views_module  # noqa: E402
-from harness.bench.steady import fill_index  # noqa: E402
-from harness.streams.parquet_io import read_stream  # noqa: E402
+from engines.model.query import load_query
+from engines.registry import get_engine
+from engines.tpjoin import automaton as automaton_module
+from engines.tpjoin import dictionary as dictionary_module
+from engines.tpjoin import incremental as incremental_module
+from engines.tpjoin import views as views_module
+from harness.bench.steady import fill_index
+from harness.streams.parquet_io import read_stream
 
 ENGINES = ("tpjoin-lazy", "tpjoin-eager")
 

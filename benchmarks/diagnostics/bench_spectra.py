@@ -14,8 +14,8 @@ tail is also replayed in three ways, on fresh engines filled the same way, to sp
 This is a diagnostic for one process (the harness's ``cgpm bench`` is the measurement):
 
     cgpm generate lubm --scale 2 --seed 0 --events-of 1 --rate 1000 --out /tmp/lubm2
-    python benchmarks/bench_spectra.py --stream /tmp/lubm2 --queries L4,L5,L6 --windows 100000
-    python benchmarks/bench_spectra.py --stream /tmp/lubm2 --queries L4 --windows 100000 --profile spectra
+    python -m benchmarks.diagnostics.bench_spectra --stream /tmp/lubm2 --queries L4,L5,L6 --windows 100000
+    python -m benchmarks.diagnostics.bench_spectra --stream /tmp/lubm2 --queries L4 --windows 100000 --profile spectra
 """
 
 from __future__ import annotations
@@ -24,17 +24,14 @@ import argparse
 import cProfile
 import gc
 import pstats
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from engines.model.query import load_query
+from engines.registry import get_engine
+from harness.streams import read_stream
 
-from engines.model.query import load_query  # noqa: E402
-from engines.registry import get_engine  # noqa: E402
-from harness.streams import read_stream  # noqa: E402
-
-QUERIES = Path(__file__).resolve().parents[1] / "generators" / "lubm" / "queries"
+QUERIES = Path(__file__).resolve().parents[2] / "generators" / "lubm" / "queries"
 
 
 def filled(engine_name: str, query, events, window: int):

@@ -1,6 +1,6 @@
 """An external engine's longest silence between two answers (what its event_timeout_s bounds) on LUBM L7, sliding 10 s / 1 s.
 
-Usage: PYTHONPATH=. python benchmarks/external_silence.py DESCRIPTOR.toml STREAM_DIR EVENTS
+Usage: python -m benchmarks.diagnostics.external_silence DESCRIPTOR.toml STREAM_DIR EVENTS
 (the descriptor's own event_timeout_s is lifted to an hour, so the silence is measured, not cut short).
 """
 
