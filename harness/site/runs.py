@@ -106,6 +106,8 @@ def read_run(run_file: Path, bench_only: bool = True) -> Run:
     if not isinstance(info, dict):
         raise ConfigError(f"{run_file} is not a JSON object")
     run = Run(run_file, info)
+    if bench_only and "schema_version" not in info:
+        raise ConfigError(f"{run_file} was not written by cgpm bench (it has no schema_version): no cells to read")
     if bench_only and not run.is_bench_run:
         raise ConfigError(f"{run_file} has schema {info.get('schema_version')!r}; this cgpm reads {store.SCHEMA_VERSION!r}")
     return run

@@ -199,3 +199,16 @@ def test_adding_a_published_folder_records_the_claims_judged_from_it(tmp_path, c
                 if verdict.published == "sparkwave/windows"}
     assert expected and dict(zip(recorded["claim_id"], recorded["verdict"])) == expected
     assert set(recorded["benchmark"]) == {"sparkwave-windows"} and set(recorded["paper"]) == {"sparkwave"}
+
+
+def test_the_committed_histories_read_with_their_schema():
+    from pathlib import Path
+
+    directory = Path(__file__).resolve().parents[2] / "results" / "history"
+    files = sorted(directory.glob("*.csv"))
+    assert files, "results/history holds no benchmark history"
+    for path in files:
+        frame = history.read_history(path)
+        assert set(frame["benchmark"]) == {path.stem} and len(history.points(frame)) >= 1
+    claims = history.read_claim_history(directory / history.CLAIMS_FILE)
+    assert set(claims["verdict"]) <= {"met", "missed", "not-shown"} and set(claims["benchmark"]) <= {p.stem for p in files}
