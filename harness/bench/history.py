@@ -130,6 +130,28 @@ def points(history: pd.DataFrame) -> pd.DataFrame:
     return frame.sort_values(["machine", "created"], kind="stable").reset_index(drop=True)
 
 
+def results_table(history: pd.DataFrame, machine: str, metric: str = "wall_s") -> pd.DataFrame:
+    """A row per cell, a column per run on ``machine`` (oldest first, named by its commit): the median [IQR] of
+    ``metric``, or the cell's status where it did not finish."""
+    runs = points(history)
+    runs = runs[runs["machine"] == machine]
+    here = history[history["machine"] == machine]
+    table = here.drop_duplicates("cell_id")[["cell_id", "engine", "dataset", "query", "window"]].set_index("cell_id")
+    for run in runs.itertuples():
+        rows = here[(here["run_id"] == run.run_id) & (here["commit"] == run.commit)].set_index("cell_id")
+        label = f"{run.commit[:10]} {run.run_id}" if runs["commit"].duplicated(keep=False).any() else run.commit[:10]
+        table[label] = [_shown(rows.loc[cell_id], metric) if cell_id in rows.index else "" for cell_id in table.index]
+    return table.reset_index(drop=True).sort_values(["engine", "dataset", "query", "window"], kind="stable")
+
+
+def _shown(row: pd.Series, metric: str) -> str:
+    median = row[metric]
+    if pd.isna(median):
+        return str(row["status"])
+    spread = "" if pd.isna(row[f"{metric}_q1"]) else f" [{row[f'{metric}_q1']:.3g}–{row[f'{metric}_q3']:.3g}]"
+    return f"{median:.3g}{spread}"
+
+
 def _as_repetitions(rows: pd.DataFrame, metric: str) -> pd.DataFrame:
     """History rows back into the cells table ``compare_cells`` reads: a row per stored repetition."""
     out = []

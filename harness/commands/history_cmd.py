@@ -62,9 +62,13 @@ def run(args: argparse.Namespace) -> int:
                           "threshold": args.threshold, "alpha": args.alpha,
                           "runs": json.loads(points.to_json(orient="records")),
                           "steps": json.loads(steps.to_json(orient="records")),
+                          "cells": json.loads(frame[["machine", "commit", "run_id", "cell_id", "engine", "dataset",
+                                                     "query", "window", "status", "n", args.metric,
+                                                     f"{args.metric}_q1", f"{args.metric}_q3"]]
+                                              .to_json(orient="records")),
                           "claims": json.loads(claims.to_json(orient="records"))}, indent=1))
         return 0
-    _print(args, points, steps)
+    _print(args, frame, points, steps)
     for row in claims[claims["change"] != "same"].itertuples():
         flag = "CLAIM REGRESSION" if row.change == "regression" else "claim fixed"
         print(f"{flag}: {row.paper} {row.claim_id} {row.base_verdict} at {row.base_commit[:10]}, {row.verdict} at "
@@ -98,7 +102,8 @@ def verdicts_of(run) -> list:
     return found
 
 
-def _print(args: argparse.Namespace, points, steps) -> None:
+def _print(args: argparse.Namespace, frame, points, steps) -> None:
+    from harness.bench import history
     from harness.bench.tables import to_text
 
     print(f"cgpm history {args.benchmark}: {args.metric}; a step is a change when the median ratio is beyond "
@@ -107,6 +112,8 @@ def _print(args: argparse.Namespace, points, steps) -> None:
         print(f"\nmachine {machine}:")
         shown = runs.assign(commit=runs["commit"].str[:10])[["commit", "run_id", "created", "cells", "dirty"]]
         print(to_text(shown), end="")
+        print(f"{args.metric} per cell, median [IQR] (a cell that did not finish: its status):")
+        print(to_text(history.results_table(frame, machine, args.metric)), end="")
         here = steps[steps["machine"] == machine]
         for (base_commit, commit), step in here.groupby(["base_commit", "commit"], sort=False):
             counts = step["change"].value_counts()

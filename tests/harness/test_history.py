@@ -112,9 +112,14 @@ def test_the_command_prints_the_flag_and_json(series, capsys):
     assert main(["history", "series", "--results", str(series)]) == 0
     out = capsys.readouterr().out
     assert "REGRESSION: delta star" in out and "REGRESSION: delta path" in out and "c3c3c3c3c3" in out
+    header = next(line for line in out.splitlines() if line.startswith("engine"))
+    assert header.split()[-4:] == ["c1c1c1c1c1", "c2c2c2c2c2", "c3c3c3c3c3", "c4c4c4c4c4"]
+    path_row = next(line for line in out.splitlines() if line.startswith("delta") and " path " in line)
+    assert path_row.split()[-1] == "timeout" and path_row.count("[") == 3
     assert main(["history", "series", "--results", str(series), "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["schema_version"] == history.SCHEMA_VERSION and len(answer["runs"]) == 4
+    assert len(answer["cells"]) == 4 * len(QUERIES) and {cell["status"] for cell in answer["cells"]} == {"ok", "timeout"}
     assert {step["change"] for step in answer["steps"] if step["query"] == "star" and step["commit"] == "c3" * 20} == {"slower"}
 
 
