@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -38,7 +38,6 @@ class Built:
     runs: int = 0
     papers: int = 0
     histories: int = 0
-    notes: list[str] = field(default_factory=list)
 
 
 def run_slug(run: Run, results: Path) -> str:
@@ -46,8 +45,9 @@ def run_slug(run: Run, results: Path) -> str:
     return "--".join(run.location.relative_to(results).parts) or "results"
 
 
-def _run_figures(run: Run, directory: Path, notes: list[str]) -> list[tuple[str, str]]:
-    made = []
+def _run_figures(run: Run, directory: Path) -> tuple[list[tuple[str, str]], list[str]]:
+    """(file, caption) of each figure drawn or copied into ``directory``, and why any other was not drawn."""
+    made, not_drawn = [], []
     summary = run.summary
     if run.is_bench_run and len(summary) and "window" in summary:
         for drawn, caption in ((figures.engines_at_window(summary, directory, formats=SITE_FORMATS),
@@ -55,13 +55,13 @@ def _run_figures(run: Run, directory: Path, notes: list[str]) -> list[tuple[str,
                                (figures.throughput_vs_window(summary, directory, formats=SITE_FORMATS),
                                 "Throughput against window size: median with IQR")):
             if isinstance(drawn, str):
-                notes.append(f"{run.run_id}: {drawn}")
+                not_drawn.append(drawn)
             else:
                 made.append((drawn[0], caption))
     for png in run.own_files(".png"):
         shutil.copy2(png, directory / png.name)
         made.append((png.name, f"{png.stem.replace('_', ' ')} (from the published folder)"))
-    return made
+    return made, not_drawn
 
 
 def _histories(results: Path, history_dir: Path | None, runs: list[Run]) -> dict[str, pd.DataFrame]:
@@ -111,8 +111,9 @@ def _write(site: Path, results: Path, runs: list[Run], history_dir: Path | None,
     for slug, run, paper in listed:
         folder = site / "runs" / slug
         folder.mkdir(parents=True)
-        made = _run_figures(run, folder, built.notes)
-        (folder / "index.html").write_text(pages.run_page(run, slug, str(run.run_file), made, paper), encoding="utf-8")
+        made, not_drawn = _run_figures(run, folder)
+        (folder / "index.html").write_text(pages.run_page(run, str(run.run_file), made, not_drawn, paper),
+                                           encoding="utf-8")
     built.runs = len(listed)
     slugs = {run.location.relative_to(results).as_posix(): slug for slug, run, _ in listed}  # as claims name them
     (site / "papers").mkdir()

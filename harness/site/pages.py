@@ -44,8 +44,8 @@ def _script_facts(info: dict) -> list[str]:
     return [html.escape(fact) for fact in facts]
 
 
-def run_page(run: Run, slug: str, source: str, figures: list[tuple[str, str]], paper: str | None) -> str:
-    """``figures``: (file name in the run's folder of the site, caption)."""
+def run_page(run: Run, source: str, figures: list[tuple[str, str]], not_drawn: list[str], paper: str | None) -> str:
+    """``figures``: (file name in the run's folder of the site, caption); ``not_drawn``: why a figure is missing."""
     facts = [_fact(line) for line in run_facts(run.info)] if run.is_bench_run else _script_facts(run.info)
     parts = [html.items(facts
                         + [f"published as {html.escape(source)} (in the repository)"]
@@ -54,7 +54,8 @@ def run_page(run: Run, slug: str, source: str, figures: list[tuple[str, str]], p
                         + ([f"paper: {html.link(f'../../{paper_path(paper)}', paper)}"] if paper else []))]
     if figures or run.is_bench_run:
         parts.append(html.heading("Figures", anchor="figures"))
-        parts += [html.figure(name, caption) for name, caption in figures] or [html.paragraph("no figure could be drawn")]
+        parts += [html.figure(name, caption) for name, caption in figures]
+        parts += [html.paragraph(f"Not drawn: {reason}.") for reason in not_drawn]
     if run.is_bench_run:
         parts.append(html.heading("Cells: median [IQR] over the finished repetitions", anchor="cells"))
         summary = run.summary

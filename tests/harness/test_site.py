@@ -43,6 +43,7 @@ def test_a_run_page_has_its_figures_tables_and_escaped_notes(site):
     assert MARKUP not in page and "&lt;script&gt;alert(&#x27;not escaped&#x27;)&lt;/script&gt; &amp; more" in page
     single = (site / "runs" / "sparkwave--static" / "index.html").read_text()
     assert 'src="engines_at_window.svg"' in single  # one window: the engines still side by side
+    assert "Not drawn: throughput against window size needs at least two window sizes." in single
 
 
 def test_the_history_page_plots_the_commits_and_names_the_regression(site):
