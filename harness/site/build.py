@@ -152,7 +152,7 @@ def _history(site: Path, benchmark: str, frame: pd.DataFrame, run_slugs: dict, m
         made.append((plots.compare_plot(last, threshold, site / "history" / f"{benchmark}-compare.svg", title).name,
                      f"cgpm compare's test on the {title}"))
     (site / pages.history_path(benchmark)).write_text(
-        pages.history_page(benchmark, points, steps, made, run_slugs, metric, threshold, alpha, claims),
+        pages.history_page(benchmark, frame, points, steps, made, run_slugs, metric, threshold, alpha, claims),
         encoding="utf-8")
     latest = steps[steps["commit"] == steps["commit"].iloc[-1]] if len(steps) else steps
     news = latest["change"].value_counts()

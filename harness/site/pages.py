@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from harness.bench.history import machine_label
+from harness.bench.history import machine_label, results_table
 from harness.bench.report import run_facts
 from harness.bench.summary import display_table
 from harness.site import html
@@ -131,7 +131,8 @@ def paper_page(paper: Paper, runs: list[tuple[str, Run, str | None]], slugs: dic
     return html.page(f"Paper: {paper.name}", "\n".join(parts), depth=1)
 
 
-def history_page(benchmark: str, points: pd.DataFrame, steps: pd.DataFrame, figures: list[tuple[str, str]],
+def history_page(benchmark: str, history: pd.DataFrame, points: pd.DataFrame, steps: pd.DataFrame,
+                 figures: list[tuple[str, str]],
                  run_slugs: dict[tuple[str, str], str], metric: str, threshold: float, alpha: float,
                  claims: pd.DataFrame) -> str:
     """``run_slugs``: (run_id, commit) -> slug of the run's page, for the runs that have one on this site."""
@@ -145,6 +146,9 @@ def history_page(benchmark: str, points: pd.DataFrame, steps: pd.DataFrame, figu
     parts.append(html.table(shown.drop(columns=["page"]), links=links))
     parts += [html.figure(name, caption) for name, caption in figures] or [
         html.paragraph("one run per machine so far: the plot across commits starts with the second")]
+    for machine in points["machine"].unique():
+        parts.append(html.heading(f"{metric} per cell on {machine}: median [IQR] at each run, oldest first", level=3))
+        parts.append(html.table(results_table(history, machine, metric)))
     news = steps[steps["change"].isin(STEP_NEWS)]
     parts.append(html.heading("Step changes", anchor="steps"))
     if news.empty:

@@ -53,6 +53,7 @@ def test_the_history_page_plots_the_commits_and_names_the_regression(site):
     assert page.count('<tr class="regression">') == 4 + 1  # spectra-rev's four cells, none of the others; the claim
     assert 'href="../runs/spectra-demo/index.html"' in page
     assert '<tr class="regression"><td>spectra</td><td>demo.rev-speedup</td>' in page
+    assert "<th>aaaaaaaaaa</th><th>bbbbbbbbbb</th>" in page  # each cell's median [IQR] at each run
     index = (site / "index.html").read_text()
     assert "4 slower; 1 claim regression(s)" in index and 'href="history/spectra-demo.html"' in index
 
