@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from common.errors import CgpmError
+from common.errors import CgpmError, ConfigError
 from harness.bench import figures, history
 from harness.site import html, pages, plots
 from harness.site.links import broken_links
@@ -83,6 +83,9 @@ def build_site(out: str | Path, results: str | Path = Path("results/published"),
                history_dir: str | Path | None = Path("results/history"), metric: str = "wall_s",
                threshold: float = 0.10, alpha: float = 0.05) -> Built:
     out, results = Path(out), Path(results)
+    written_here = (out / "index.html").is_file() and (out / "style.css").is_file()
+    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not written_here:
+        raise ConfigError(f"{out} exists and is not a site cgpm site wrote: it is replaced whole, so name a new folder")
     runs = find_runs(results)
     out.parent.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))

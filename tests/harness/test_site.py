@@ -91,6 +91,12 @@ def test_the_command_builds_and_refuses_to_overwrite_its_results(tmp_path, capsy
     assert "would replace the results" in capsys.readouterr().err
     assert main(["site", "--out", str(tmp_path / "x"), "--results", str(tmp_path / "nothing")]) == 2
     assert "does not exist" in capsys.readouterr().err
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / "notes.txt").write_text("mine")
+    assert main(["site", "--out", str(kept), "--results", str(published)]) == 2
+    assert "is not a site cgpm site wrote" in capsys.readouterr().err and (kept / "notes.txt").read_text() == "mine"
+    assert main(["site", "--out", str(tmp_path / "site"), "--results", str(published), "--history", str(histories)]) == 0
 
 
 def test_a_site_with_a_broken_link_is_not_published(tmp_path, monkeypatch):
