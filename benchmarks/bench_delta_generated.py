@@ -294,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cell-timeout", type=float, default=150, help="seconds before a cell is recorded as timed out")
     parser.add_argument("--seed", type=int, default=7, help="seed of the measured phases' draws")
     parser.add_argument("--json", help="write the cells and summary to this file")
+    parser.add_argument("--publish", metavar="DIR", help="also write DIR/repetitions.csv (a row per phase repetition) "
+                                                         "and DIR/run.json, the folder `cgpm reproduce delta` judges")
     args = parser.parse_args(argv)
     ratios = [str(float(r)) for r in args.delete_ratios.split(",")]
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -321,7 +323,40 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         with open(args.json, "w") as handle:
             json.dump({"cells": rows, "summary": summary, "args": vars(args)}, handle, indent=2)
+    if args.publish:
+        publish(rows, vars(args), Path(args.publish))
     return 0
+
+
+def repetition_rows(rows: list[dict]) -> list[dict]:
+    """A row per (cell, stream, deletion ratio, repetition): CPU and wall µs per update, the runner's columns kept."""
+    table = []
+    for row in rows:
+        keys = {"engine": row["engine"], "query": row["class"], "live_triples": row["live_triples"]}
+        if "phases" not in row:
+            table.append({**keys, "repetition": 0, "status": "timeout"})
+            continue
+        for phase_key, phase in row["phases"].items():
+            stream, ratio = phase_key.split(":")
+            if "cpu_s_runs" not in phase:
+                continue
+            for repetition, cpu_s in enumerate(phase["cpu_s_runs"]):
+                table.append({**keys, "stream": stream, "delete_ratio": float(ratio), "repetition": repetition,
+                              "status": "ok", "us_per_update": cpu_s / row["updates"] * 1e6,
+                              "answers_changed_per_update": phase["answers_changed_per_update"]})
+    return table
+
+
+def publish(rows: list[dict], arguments: dict, folder: Path) -> None:
+    import pandas as pd
+
+    from harness.bench.machine import git_info, machine_info
+
+    folder.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(repetition_rows(rows)).to_csv(folder / "repetitions.csv", index=False)
+    info = {"run_id": folder.name, "command": sys.argv, "machine": machine_info(), "git": git_info(),
+            "config": {**arguments, "timeout_s": arguments["cell_timeout"]}}
+    (folder / "run.json").write_text(json.dumps(info, indent=2, default=str) + "\n")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,9 @@ COMMANDS: dict[str, str] = {
     "bench": "harness.commands.bench_cmd",
     "report": "harness.commands.report_cmd",
     "compare": "harness.commands.compare_cmd",
+    "history": "harness.commands.history_cmd",
+    "site": "harness.commands.site_cmd",
+    "reproduce": "harness.commands.reproduce_cmd",
 }
 
 

@@ -86,7 +86,7 @@ class TPJoinIncrementalEngine(QuerySetPartitioning):
         self.empty_views: set[int] = set(range(len(compiled.shapes)))
 
     def push(self, event: Event) -> Delta:
-        # Hot path (Table II's cost is here, not in the joins: profile with benchmarks/tpjoin_phases.py).
+        # Hot path (Table II's cost is here, not in the joins: profile with benchmarks/diagnostics/tpjoin_phases.py).
         # Invariants it relies on: a triple pass 1 or 2 drops is never encoded (``Partitioner.route``), so
         # the dictionary only holds kept triples' terms; each kept triple is routed once per event and its
         # routes are a shared, memoised tuple; the views hold exactly the window's kept triples.

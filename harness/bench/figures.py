@@ -3,7 +3,8 @@
 Figures: throughput against window size (whole cell, and at steady state), break-even (wall time
 against re-evaluation's, by window size), latency CDFs (per event; end to end when rate-paced),
 memory growth against events processed (first pass of repetition 0: a fast engine is a line too,
-from its start and end points) and against window size. Measures against window size are medians
+from its start and end points) and against window size, and the engines side by side at one window
+(the run's largest, so a run of a single window has a figure too). Measures against window size are medians
 with their IQR as error bars. A figure whose data is absent (one window size only, no ``reeval``
 cells) is not drawn, and ``draw_all`` says why in its return value instead.
 """
@@ -57,10 +58,10 @@ def _legend(figure, engines: list[str]) -> None:
     figure.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 6), frameon=False)
 
 
-def _save(figure, directory: Path, name: str, title: str) -> list[str]:
+def _save(figure, directory: Path, name: str, title: str, formats: tuple[str, ...] = FORMATS) -> list[str]:
     figure.suptitle(title)
     written = []
-    for extension in FORMATS:
+    for extension in formats:
         path = directory / f"{name}.{extension}"
         figure.savefig(path, dpi=DPI)
         written.append(path.name)
@@ -75,7 +76,7 @@ def _with_window_size(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 def _against_window(frame: pd.DataFrame, column: str, directory: Path, name: str, title: str, ylabel: str,
-                    scale: float = 1.0, reference: float | None = None) -> list[str]:
+                    scale: float = 1.0, reference: float | None = None, formats: tuple[str, ...] = FORMATS) -> list[str]:
     panels = sorted(frame["panel"].unique())
     figure, axes = _grid(panels)
     engines = list(dict.fromkeys(frame["engine"]))
@@ -102,10 +103,11 @@ def _against_window(frame: pd.DataFrame, column: str, directory: Path, name: str
         axis.set_ylabel(ylabel)
         axis.grid(True, which="major", alpha=0.3)
     _legend(figure, engines)
-    return _save(figure, directory, name, title)
+    return _save(figure, directory, name, title, formats)
 
 
-def throughput_vs_window(summary: pd.DataFrame, directory: Path, column: str = "triples_per_s") -> list[str] | str:
+def throughput_vs_window(summary: pd.DataFrame, directory: Path, column: str = "triples_per_s",
+                         formats: tuple[str, ...] = FORMATS) -> list[str] | str:
     frame = _with_window_size(summary).dropna(subset=[column])
     if frame["window_s"].nunique() < 2:
         return "throughput against window size needs at least two window sizes"
@@ -113,7 +115,7 @@ def throughput_vs_window(summary: pd.DataFrame, directory: Path, column: str = "
     return _against_window(frame, column, directory, "steady_throughput_vs_window" if steady else "throughput_vs_window",
                            "Steady-state throughput (events after the window is full)" if steady else
                            "Throughput against window size (whole cell)",
-                           "triples/s (median, IQR bars)")
+                           "triples/s (median, IQR bars)", formats=formats)
 
 
 def break_even(summary: pd.DataFrame, directory: Path) -> list[str] | str:
@@ -222,6 +224,43 @@ def rss_vs_events(rss: pd.DataFrame, summary: pd.DataFrame, directory: Path) -> 
                  "Memory growth against events processed (largest window, first repetition)")
 
 
+def engines_at_window(summary: pd.DataFrame, directory: Path, column: str = "triples_per_s",
+                      formats: tuple[str, ...] = FORMATS) -> list[str] | str:
+    """The engines side by side at one window, the run's largest (where engines differ most): a bar per engine and
+    workload panel, the median with its IQR. Needs no second window size, unlike the curves above."""
+    import seaborn as sns
+
+    from harness.bench.paper import _natural, window_label
+
+    frame = _with_window_size(summary).dropna(subset=[column])
+    if frame.empty:
+        return f"no finished cell has {column}"
+    largest = frame["window_s"].max()
+    frame = frame[frame["window_s"] == largest]
+    panels = sorted(frame["panel"].unique(), key=_natural)
+    figure, axes = _grid(panels)
+    engines = list(dict.fromkeys(frame["engine"]))
+    palette = {engine: engine_style(engine).colour for engine in engines}
+    for panel, axis in axes.items():
+        part = frame[frame["panel"] == panel].drop_duplicates("engine").set_index("engine").reindex(
+            [e for e in engines if e in set(frame.loc[frame["panel"] == panel, "engine"])]).reset_index()
+        sns.barplot(part, x="engine", y=column, hue="engine", palette=palette, legend=False, ax=axis)
+        if f"{column}_q1" in part:
+            low = (part[column] - part[f"{column}_q1"]).clip(lower=0).fillna(0)
+            high = (part[f"{column}_q3"] - part[column]).clip(lower=0).fillna(0)
+            axis.errorbar(range(len(part)), part[column], yerr=np.vstack([low, high]), fmt="none", ecolor="black",
+                          capsize=3, linewidth=1)
+        format_axis(axis, list(part[column]))
+        axis.set_title(panel)
+        axis.set_xlabel("")
+        axis.set_ylabel("triples/s (median, IQR bars)" if column == "triples_per_s" else column)
+        axis.tick_params(axis="x", labelrotation=30)
+        axis.grid(True, axis="y", which="major", alpha=0.3)
+    window = frame["window"].iloc[0]
+    return _save(figure, directory, "engines_at_window",
+                 f"Engines side by side at one window ({window_label(window, with_slide=True)}, the run's largest)", formats)
+
+
 def _compact(value: float) -> str:
     from harness.bench.style import compact_number
 
@@ -240,4 +279,5 @@ def draw_all(summary: pd.DataFrame, rss: pd.DataFrame, latencies: pd.DataFrame, 
         "e2e_latency_cdf": latency_cdf(latencies, summary, directory, "e2e_ms"),
         "rss_vs_events": rss_vs_events(rss, summary, directory),
         "rss_vs_window": rss_vs_window(summary, directory),
+        "engines_at_window": engines_at_window(summary, directory),
     }

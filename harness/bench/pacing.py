@@ -12,7 +12,7 @@ its push. The engine *kept up* when no event waited longer than ``lag_s``.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
 
 import numpy as np
 
@@ -32,7 +32,7 @@ def arrival_offsets_ns(timestamps: Sequence[int], rate: float) -> np.ndarray:
     return np.round((stamps - stamps[0]) * (play_ns / span)).astype(np.int64)
 
 
-def paced_loop(engine, events, arrivals_ns: np.ndarray, latencies: list[int], waits: list[int], ends: list[int]) -> tuple[int, int]:
+def paced_loop(engine, events, arrivals_ns: np.ndarray, latencies: MutableSequence[int], waits: list[int], ends: list[int]) -> tuple[int, int]:
     """Push every event at its arrival; appends push latency, wait and end-to-end latency (ns); returns (added, removed)."""
     clock = time.perf_counter_ns
     added = removed = 0

@@ -1,7 +1,9 @@
-"""A published results folder is small enough to commit and says inside it how it was made: run.json, summaries, tables, README.
+"""A published results folder is small enough to commit and says inside it how it was made: run.json, summaries, repetitions, tables, README.
 
-``publish(RUN, DIR)`` copies a finished run's ``run.json``, its report's summaries, paper tables
-(``paper-tables.md``, ``summary.tex``, ``tables/``) and PNG figures into ``DIR`` (the per-event latencies, RSS series and per-repetition parts stay in
+``publish(RUN, DIR)`` copies a finished run's ``run.json``, its report's summaries, ``repetitions.csv`` (the report's
+``cells.csv``: a row per cell repetition, so a claim built on paired per-round ratios can be re-judged from the
+folder alone, ``cgpm reproduce --check``), paper tables (``paper-tables.md``, ``summary.tex``, ``tables/``) and PNG
+figures into ``DIR`` (the per-event latencies, RSS series and per-repetition parts stay in
 the run: hundreds of MB for a large run), with the ``README.md`` of ``provenance``. ``retable(DIR)``
 rebuilds the paper tables and the README of a published folder from its own ``run.json`` and
 ``summary.csv`` alone, for folders published before the tables existed: their cells have the
@@ -21,6 +23,7 @@ from harness.bench.provenance import readme_text
 from harness.bench.report import REPORT_DIR, make_report
 
 COPIED = ("summary.md", "summary.csv", "summary.tex", "README.md")
+REPETITIONS = "repetitions.csv"  # the report's cells.csv under the name harness.claims.published reads
 PAPER_TABLES = "paper-tables.md"  # the report's tables.md: a published folder may hold a script's tables.md beside it
 
 
@@ -36,6 +39,7 @@ def publish(run_dir: str | Path, folder: str | Path) -> Path:
     for name in COPIED:
         shutil.copy2(report / name, folder / name)
     shutil.copy2(report / "tables.md", folder / PAPER_TABLES)
+    shutil.copy2(report / "cells.csv", folder / REPETITIONS)
     if (folder / "tables").exists():
         shutil.rmtree(folder / "tables")
     shutil.copytree(report / "tables", folder / "tables")

@@ -111,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
     summary = per_cell(load_results(run_dir))
     print(to_text(terminal_table(summary)), end="")
     print(f"\nresults in {run_dir}; every column, tables and figures: cgpm report {run_dir}")
+    _add_to_history(Path(run_dir), say)
     failed = failed_cells(summary)
     for cell, reason in failed:
         print(f"cgpm bench: cell {cell} failed ({reason})", file=sys.stderr)
@@ -118,3 +119,17 @@ def run(args: argparse.Namespace) -> int:
     if len(disagree):
         print(f"{len(disagree)} cell(s) disagree with the oracle: reproduce with cgpm verify", file=sys.stderr)
     return 1 if len(disagree) or failed else 0
+
+
+def _add_to_history(run_dir: Path, say) -> None:
+    """A finished run kept under a ``results/runs/`` folder joins its benchmark's history in ``results/history/``
+    (runs written elsewhere, a test's temporary folder, are added by hand: ``cgpm history --add RUN``)."""
+    from harness.bench.history import add_run
+    from harness.bench.store import read_run_info
+
+    parent = run_dir.resolve().parent
+    if parent.name != RUNS.name or parent.parent.name != RUNS.parent.name or read_run_info(run_dir).get("status") != "complete":
+        return
+    target, added = add_run(run_dir, parent.parent / "history")
+    if added:
+        say(f"{added} row(s) added to the history {target}")

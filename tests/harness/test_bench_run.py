@@ -202,6 +202,10 @@ def test_a_run_is_published_with_its_readme_and_retabled(tiny_run, tmp_path):
                  "throughput_vs_window.png"):
         assert (folder / name).is_file(), name
     assert not (folder / "parts").exists() and not (folder / "latency.parquet").exists()
+    # the repetitions travel with the folder: a paired claim is re-judged from it alone
+    repetitions = pd.read_csv(folder / "repetitions.csv")
+    assert len(repetitions) == len(store.load_results(tiny_run).query("repetition != 'verify'"))
+    assert {"engine", "query", "window", "repetition", "status", "wall_s"} <= set(repetitions.columns)
     (folder / "summary.tex").unlink()
     assert main(["report", str(folder), "--retable"]) == 0
     tex = (folder / "summary.tex").read_text()

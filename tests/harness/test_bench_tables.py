@@ -117,7 +117,7 @@ def test_figures_draw_each_engine_in_its_own_style_with_every_window_labelled(mo
     from harness.bench import figures
 
     drawn = {}
-    monkeypatch.setattr(figures, "_save", lambda figure, directory, name, title: drawn.setdefault(name, figure) and [name])
+    monkeypatch.setattr(figures, "_save", lambda figure, directory, name, title, *formats: drawn.setdefault(name, figure) and [name])
     summary = per_cell(_cells())
     figures.throughput_vs_window(summary, tmp_path)
     figure = drawn["throughput_vs_window"]

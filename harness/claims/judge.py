@@ -1,0 +1,121 @@
+"""A claim's verdict follows from its statistic alone: met when the relation holds, missed when it fails, else not shown.
+
+A bound (a ratio against a timed-out cell) can only show a ``>=`` relation: if the lower bound already satisfies
+it the claim is met; if not, the true value may still do so, and the claim is not shown. A claim whose rows are
+missing from the published folder is not shown, never met.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pandas as pd
+
+from common.errors import ConfigError
+from harness.claims import ratios
+from harness.claims.model import Claim, Experiment
+from harness.claims.published import Cells, load_cells, select, window_range
+
+
+@dataclass(frozen=True)
+class Verdict:
+    paper: str            # "spectra" | "sparkwave" | "tpjoin" | "delta"
+    experiment: str       # file stem, e.g. "table1"
+    claim_id: str         # unique within the paper, e.g. "table1.spectra-vs-reeval-speedup"
+    text: str             # one sentence a reader understands
+    value: float | None   # median, None when not shown
+    spread: tuple[float, float] | None  # IQR (q1, q3)
+    n: int
+    bound: bool           # value is a lower bound (time-outs)
+    paper_value: float | None
+    verdict: str          # "met" | "missed" | "not-shown"
+    expected: str         # the verdict the repository records
+    published: str        # the results folder it was judged from, relative to the results root
+    relation: str = ""    # the relation the value must satisfy, as written
+    note: str = ""        # how the value was obtained (paired per round, ratio of medians, bound, why not shown)
+
+    @property
+    def changed(self) -> bool:
+        return self.verdict != self.expected
+
+
+def judge_experiment(experiment: Experiment, results_dir: Path, run_dir: Path | None = None) -> list[Verdict]:
+    """Every claim of ``experiment`` judged from its published folder under ``results_dir`` (or from ``run_dir``)."""
+    source = run_dir if run_dir is not None else results_dir / experiment.published
+    cells = load_cells(source)
+    published = str(run_dir) if run_dir is not None else experiment.published
+    verdicts = []
+    for claim in experiment.claims:
+        if cells is None:
+            statistic = ratios.not_shown(f"nothing published at {published}")
+        else:
+            statistic = statistic_of(claim, cells)
+        verdicts.append(_verdict(claim, statistic, published))
+    return verdicts
+
+
+def statistic_of(claim: Claim, cells: Cells) -> ratios.Statistic:
+    statistic = _statistic(claim, cells)
+    if statistic.shown and not cells.per_repetition and claim.kind != "break-even":
+        # a published median stands for its cell's finished repetitions: n is the fewest of the cells it used
+        rows = select(cells.rows, dict(claim.cell))
+        used = rows[rows.engine.isin([claim.numerator, claim.denominator]) & (rows.status == "ok")]
+        if "ok" in used and len(used):
+            statistic = replace(statistic, n=int(pd.to_numeric(used.ok).min()))
+    return statistic
+
+
+def _statistic(claim: Claim, cells: Cells) -> ratios.Statistic:
+    rows = select(cells.rows, dict(claim.cell))
+
+    def engine(name: str, keys: dict | None = None):
+        part = rows if keys is None else select(rows, keys)
+        part = part[part.engine == name]
+        if part.repetition.duplicated().any():  # two rows of one round: the keys name more than one cell
+            raise ConfigError(f"claim {claim.claim_id}: its keys match {len(part)} rows of {name} in {cells.source} "
+                              "where one cell's repetitions are meant; name more keys in its cell")
+        return part
+
+    if claim.kind == "ratio":
+        return ratios.ratio(engine(claim.numerator, dict(claim.numerator_cell)),
+                            engine(claim.denominator, dict(claim.denominator_cell)), claim.metric, cells.timeout_s,
+                            cells.per_repetition)
+    if claim.kind == "metric":
+        mine = engine(claim.numerator)
+        kind, values = ratios.side(mine, claim.metric, cells.timeout_s)
+        if kind != ratios.EXACT:
+            return ratios.not_shown("the cell did not finish")
+        statistic = ratios.summarise(values)
+        quartiles = [f"{claim.metric}_q1", f"{claim.metric}_q3"]
+        if not cells.per_repetition and set(quartiles) <= set(mine) and len(mine) == 1:  # the published IQR
+            statistic = replace(statistic, spread=(float(mine[quartiles[0]].iloc[0]), float(mine[quartiles[1]].iloc[0])))
+        return statistic
+    if claim.kind == "growth":
+        return ratios.growth(engine(claim.numerator, dict(claim.start)), engine(claim.numerator, dict(claim.end)),
+                             claim.metric, cells.per_repetition)
+    if claim.kind == "break-even":
+        by_window = {window_range(window): ratios.ratio(engine(claim.numerator, {"window": window}),
+                                                        engine(claim.denominator, {"window": window}), claim.metric,
+                                                        cells.timeout_s, cells.per_repetition)
+                     for window in rows.window.unique()}
+        return ratios.break_even(by_window)
+    mine = engine(claim.numerator)
+    window_triples = float(mine.window_triples.median()) if "window_triples" in mine and len(mine) else 0.0
+    return ratios.memory_per_triple(mine, engine(claim.baseline), window_triples)
+
+
+def _verdict(claim: Claim, statistic: ratios.Statistic, published: str) -> Verdict:
+    holds = claim.relation.holds(statistic.value, claim.paper_value) if statistic.shown else None
+    if holds is None:
+        verdict = "not-shown"
+    elif not statistic.bound:
+        verdict = "met" if holds else "missed"
+    elif claim.relation.op == ">=":
+        verdict = "met" if holds else "not-shown"  # the true value is at least the bound: short of it proves nothing
+    else:
+        verdict = "missed" if claim.relation.op == "<=" and not holds else "not-shown"
+    value = statistic.value if statistic.shown else None
+    return Verdict(claim.paper, claim.experiment, claim.claim_id, claim.text, value, statistic.spread, statistic.n,
+                   statistic.bound, claim.paper_value, verdict, claim.expected, published, str(claim.relation),
+                   statistic.note)

@@ -1,0 +1,156 @@
+"""Every paper claim's number is one of these statistics, each a median [IQR] over rounds, marked when it is a bound.
+
+The runner interleaves its cells in rounds (repetition k of every cell before k+1), so two cells' repetition k
+shared the machine's condition: a ratio is taken round by round (*paired*) and summarised by its median and IQR.
+A cell that timed out has no rate of its own, only an upper bound (it did not get through its stream in time, or
+its mean latency over the events it did process, the window's cheap fill first); a ratio against that bound is a
+lower bound (``bound``). Folders published before repetitions were kept hold one median per cell: the ratio is then
+the ratio of the medians, with no spread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+EXACT, UPPER, NONE = "exact", "upper", "none"
+
+
+@dataclass(frozen=True)
+class Statistic:
+    value: float | None
+    spread: tuple[float, float] | None
+    n: int
+    bound: bool = False
+    note: str = ""
+
+    @property
+    def shown(self) -> bool:
+        return self.value is not None and bool(np.isfinite(self.value))
+
+
+def not_shown(note: str) -> Statistic:
+    return Statistic(None, None, 0, note=note)
+
+
+def is_rate(metric: str) -> bool:
+    """A rate (``*_per_s``) is better higher; anything else (µs per update, bytes, seconds) is a cost."""
+    return metric.endswith("_per_s")
+
+
+def summarise(values, bound: bool = False, note: str = "") -> Statistic:
+    values = np.asarray(values, dtype=float)
+    values = values[np.isfinite(values)]
+    if not len(values):
+        return not_shown(note or "no finite value")
+    q1, median, q3 = np.percentile(values, [25, 50, 75])
+    spread = (float(q1), float(q3)) if len(values) > 1 else None
+    return Statistic(float(median), spread, int(len(values)), bound, note)
+
+
+def side(rows: pd.DataFrame, metric: str, timeout_s: float | None) -> tuple[str, pd.Series]:
+    """One engine's values in one cell, indexed by repetition, and how far they can be trusted.
+
+    ``exact``: every repetition finished. ``upper`` (rates only): some timed out, and the series holds each
+    repetition's upper bound (a finished repetition's own rate bounds it too). ``none``: nothing to judge from."""
+    if rows.empty or metric not in rows:
+        return NONE, pd.Series(dtype=float)
+    values = pd.to_numeric(rows[metric], errors="coerce")
+    values.index = rows["repetition"].to_numpy()
+    finished = (rows.status == "ok").to_numpy()
+    if finished.all():
+        return (EXACT, values) if values.notna().any() else (NONE, values)
+    # "ok/timeout": a published median cell some of whose repetitions timed out (its value is the finished ones')
+    timed_out = rows.status.astype(str).str.split("/").map(lambda parts: "timeout" in parts and
+                                                           set(parts) <= {"ok", "timeout"}).to_numpy()
+    if not is_rate(metric) or not (finished | timed_out).all():
+        return NONE, values
+    bounds = [_finite_max(_rate_bound(row, metric, timeout_s), value) if out else value
+              for (_, row), out, value in zip(rows.iterrows(), timed_out, values)]
+    bounds = pd.Series(bounds, index=values.index, dtype=float)
+    return (UPPER, bounds) if bounds.notna().all() else (NONE, bounds)
+
+
+def _rate_bound(row: pd.Series, metric: str, timeout_s: float | None) -> float:
+    """A timed-out repetition's rate is at most its processed events over their time, or its stream over its time-out."""
+    per_event = 1.0 if "events" in metric else _number(row.get("triples")) / _number(row.get("events"))
+    mean_ms = _number(row.get("latency_mean_ms"))
+    if np.isfinite(mean_ms) and mean_ms > 0:
+        return per_event * 1000.0 / mean_ms
+    total = _number(row.get("events" if "events" in metric else "triples"))
+    return total / timeout_s if timeout_s and np.isfinite(total) else float("nan")
+
+
+def _finite_max(*values: float) -> float:
+    return max((value for value in values if np.isfinite(value)), default=float("nan"))
+
+
+def _number(value) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
+def paired(numerator: pd.Series, denominator: pd.Series) -> np.ndarray:
+    """numerator/denominator round by round; the repetitions both sides have."""
+    joined = pd.concat([numerator.rename("a"), denominator.rename("b")], axis=1, join="inner").dropna()
+    return (joined.a / joined.b).to_numpy()
+
+
+def ratio(numerator_rows: pd.DataFrame, denominator_rows: pd.DataFrame, metric: str,
+          timeout_s: float | None, per_repetition: bool) -> Statistic:
+    """numerator/denominator of ``metric`` in one cell: paired per round, or a lower bound when the denominator's
+    rate is only bounded above (it timed out)."""
+    top_kind, top = side(numerator_rows, metric, timeout_s)
+    bottom_kind, bottom = side(denominator_rows, metric, timeout_s)
+    if top_kind != EXACT:
+        return not_shown("the numerator's cell did not finish" if top_kind == UPPER else "no numerator rows")
+    if bottom_kind == NONE:
+        return not_shown("no finished or timed-out denominator rows")
+    if bottom_kind == UPPER:
+        return summarise(top / bottom.max(), bound=True, note="the denominator timed out: a lower bound")
+    if per_repetition:
+        return summarise(paired(top, bottom), note="paired per round")
+    return summarise([top.median() / bottom.median()], note="ratio of the published medians")
+
+
+def growth(start_rows: pd.DataFrame, end_rows: pd.DataFrame, metric: str, per_repetition: bool) -> Statistic:
+    """One engine's cost at the end point over its cost at the start (a rate's cost is its inverse), per round."""
+    start_kind, start = side(start_rows, metric, None)
+    end_kind, end = side(end_rows, metric, None)
+    if start_kind != EXACT or end_kind != EXACT:
+        return not_shown("a cell of the growth did not finish")
+    top, bottom = (start, end) if is_rate(metric) else (end, start)
+    if per_repetition:
+        return summarise(paired(top, bottom), note="paired per round")
+    return summarise([top.median() / bottom.median()], note="ratio of the published medians")
+
+
+def break_even(by_window: dict[int, Statistic]) -> Statistic:
+    """The smallest window from which the ratio stays at or above 1 at every larger window (a bound counts: it is
+    a lower bound of a ratio), as a Statistic whose value is that window's range; not shown if it never does."""
+    shown = {window: stat for window, stat in sorted(by_window.items()) if stat.shown}
+    if not shown:
+        return not_shown("no window with both cells")
+    ahead = [window for window in shown if all(stat.value >= 1.0 for w, stat in shown.items() if w >= window)]
+    if not ahead:
+        return Statistic(float("inf"), None, len(shown), note="never ahead at the largest window")
+    return Statistic(float(ahead[0]), None, len(shown), note="windows: " + ", ".join(
+        f"{w}: {'>= ' if s.bound else ''}{s.value:.2f}" for w, s in shown.items()))
+
+
+def memory_per_triple(engine_rows: pd.DataFrame, baseline_rows: pd.DataFrame, window_triples: float) -> Statistic:
+    """Bytes of RSS growth per window triple, less the baseline engine's growth in the same cell (the harness's own)."""
+    if not window_triples or engine_rows.empty or not (engine_rows.status == "ok").all():
+        return not_shown("no finished cell, or no window triples")
+    floor = float(_growth(baseline_rows).median()) if not baseline_rows.empty else 0.0
+    return summarise((_growth(engine_rows) - floor) / window_triples, note=f"less {floor / 2**20:.1f} MiB of baseline")
+
+
+def _growth(rows: pd.DataFrame) -> pd.Series:
+    if "rss_growth_bytes" in rows and rows.rss_growth_bytes.notna().all():
+        return pd.to_numeric(rows.rss_growth_bytes)
+    return pd.to_numeric(rows.rss_peak_bytes) - pd.to_numeric(rows.rss_base_bytes)
