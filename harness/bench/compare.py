@@ -69,8 +69,6 @@ def compare_cells(base: pd.DataFrame, run: pd.DataFrame, *, threshold: float = 0
                   metric: str = "wall_s") -> Comparison:
     base_values, run_values = _values(base, metric), _values(run, metric)
     base_status, run_status = _statuses(base), _statuses(run)
-    # cells stored before the concurrent axis ran one query each
-    base, run = (frame if "concurrent" in frame else frame.assign(concurrent=1) for frame in (base, run))
     labels = pd.concat([base, run])[["cell_id", *KEY_COLUMNS]].drop_duplicates("cell_id").set_index("cell_id")
     rows = []
     for cell_id in labels.index:

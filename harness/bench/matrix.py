@@ -18,7 +18,7 @@ from common.errors import ConfigError
 from harness.bench.config import QUERY_WINDOW, BenchConfig, Workload
 from harness.bench.datasets import REMOTE
 
-KEY_COLUMNS = ("engine", "dataset", "scale", "event_shape", "query", "window", "entailment", "max_events", "concurrent")
+KEY_COLUMNS = ("engine", "dataset", "scale", "event_shape", "query", "window", "entailment", "max_events")
 PER_QUERY = "+perquery"  # an engine name ending so runs its concurrent queries one instance each, shared or not
 
 
@@ -38,7 +38,12 @@ class Cell:
 
     @property
     def key(self) -> dict:
-        return {column: getattr(self, column) for column in KEY_COLUMNS}
+        """What identifies the cell; ``concurrent`` only when it is not 1, so one-query cells keep their ids (and the
+        history's columns stay KEY_COLUMNS: a cell of N queries is told apart by its id and the ``concurrent`` column)."""
+        key = {column: getattr(self, column) for column in KEY_COLUMNS}
+        if self.concurrent != 1:
+            key["concurrent"] = self.concurrent
+        return key
 
     @property
     def cell_id(self) -> str:
@@ -50,8 +55,6 @@ class Cell:
 
 def cell_id_of(key: dict) -> str:
     concurrent = key.get("concurrent", 1)
-    if concurrent == 1:  # a one-query cell keeps the id it had before the concurrent axis
-        key = {column: value for column, value in key.items() if column != "concurrent"}
     digest = hashlib.sha1(json.dumps(key, sort_keys=True).encode()).hexdigest()[:10]
     words = [key["engine"], key["dataset"], key["query"], key["window"]] + ([f"x{concurrent}"] if concurrent != 1 else [])
     slug = "--".join(re.sub(r"[^A-Za-z0-9.]+", "-", str(word)).strip("-") for word in words)

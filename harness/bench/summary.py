@@ -38,7 +38,7 @@ def _status(statuses: pd.Series) -> str:
 def per_cell(cells: pd.DataFrame) -> pd.DataFrame:
     """One row per cell: medians over its ``ok`` repetitions, its status(es) and verdict."""
     if cells.empty:
-        return pd.DataFrame(columns=["cell_id", *KEY_COLUMNS, "repetitions", "ok", "status", "verdict", *MEDIAN_COLUMNS])
+        return pd.DataFrame(columns=["cell_id", *KEY_COLUMNS, "concurrent", "repetitions", "ok", "status", "verdict", *MEDIAN_COLUMNS])
     frame = cells.copy()
     if "concurrent" not in frame:  # cells stored before the concurrent axis ran one query each
         frame["concurrent"] = 1
@@ -55,7 +55,8 @@ def per_cell(cells: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for cell_id, group in frame.groupby("cell_id", sort=False):
         ok = group[group["ok_flag"]]
-        row = {"cell_id": cell_id, **{column: group[column].iloc[0] for column in KEY_COLUMNS}}
+        row = {"cell_id": cell_id, **{column: group[column].iloc[0] for column in KEY_COLUMNS},
+               "concurrent": group["concurrent"].iloc[0]}
         row.update(repetitions=len(group), ok=len(ok), status=_status(group["status"]),
                    verdict=group["verdict"].iloc[0], error=next((e for e in group["error"] if isinstance(e, str) and e), ""))
         for column in ("events", "triples", "window_triples"):
