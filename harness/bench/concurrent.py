@@ -35,7 +35,7 @@ def concurrent_engine(reference: str, query: ContinuousQuery, stream, count: int
             self.push = self.engine.push
 
         def answers(self) -> Counter[Mapping]:
-            return self.engine.answers(0)
+            return self.engine.answers(0) if len(copies) > 1 else self.engine.answers()  # one query: the engine itself
 
         def stats(self) -> dict[str, int]:
             return {**self.engine.stats(), "concurrent_queries": len(copies)}

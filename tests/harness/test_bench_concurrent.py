@@ -46,6 +46,13 @@ def test_a_count_below_one_is_refused():
         query_copies(QUERY, 0, STREAM)
 
 
+def test_one_query_per_query_cell_is_the_engine_alone():
+    engine = concurrent_engine("tpjoin-lazy+perquery", QUERY, STREAM, 1)(QUERY)
+    for event in STREAM.events:
+        engine.push(event)
+    assert set(engine.answers()) == {("<http://ex/s4>",)}
+
+
 @pytest.mark.parametrize(("reference", "name", "instances"), [("reeval", "reeval", None),
                                                                ("reeval+perquery", "reeval+perquery", 3)])
 def test_a_concurrent_cell_holds_every_copy_and_answers_for_the_first(reference, name, instances):
