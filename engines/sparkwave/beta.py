@@ -31,7 +31,7 @@ from operator import itemgetter
 
 from engines.model.stream import Triple
 from engines.sparkwave.alpha import AlphaMemory, key_getter
-from engines.sparkwave.bags import bag_add, bag_items, bag_remove
+from engines.sparkwave.bags import bag_items, held_add, held_find, held_remove, held_replace
 
 INF = float("inf")
 _ABSENT = object()
@@ -85,38 +85,80 @@ class Production:
             self.counts[mapping] = count - 1
 
     def holds(self, key: tuple) -> bool:
-        return key in (self.memory.rows if self.counts is None else self.counts)
+        return self.memory.has(key) if self.counts is None else key in self.counts
 
     def keys(self):
         """The present mappings (rows, when no count is kept)."""
-        return self.memory.rows.keys() if self.counts is None else self.counts.keys()
+        return self.memory.keys() if self.counts is None else self.counts.keys()
 
     def mapping(self, key: tuple) -> tuple:
         return self.mapping_of(key) if self.counts is None else key
 
 
 class BetaMemory:
-    """The tokens one join node made (the root: its one empty token), as row -> τ_start, indexed for each child."""
+    """The tokens one join node made (the root: its one empty token), each a row and its τ_start, indexed for each child.
 
-    __slots__ = ("node", "depth", "width", "rows", "indexes", "children", "productions")
+    While the memory has no child its tokens are ``rows``, a dict from row to τ_start (the last memory of a
+    chain: its rows are the complete matches). From its first child on, ``rows`` is None and each token is
+    one held row (the row's values, then τ_start: ``engines.sparkwave.bags``) in every child's index, the
+    first index standing for the memory: no dict from row to start beside the indexes.
+    """
+
+    __slots__ = ("node", "depth", "width", "size", "rows", "indexes", "children", "productions")
 
     def __init__(self, node: JoinNode | None, depth: int, width: int) -> None:
         self.node = node  # the join node filling this memory (None: the root)
         self.depth = depth
         self.width = width  # the length of its rows
-        self.rows: dict[tuple, float] = {}
-        self.indexes: list[tuple] = []  # (key getter on rows, {key: bucket of rows}), one per child
+        self.size = 0
+        self.rows: dict[tuple, float] | None = {}  # row -> τ_start, until the first child
+        self.indexes: list[tuple] = []  # (key getter on rows, {key: bucket of held rows}), one per child
         self.children: list[JoinNode] = []
         self.productions: list[Production] = []
 
-    @property
-    def size(self) -> int:
-        return len(self.rows)
+    def index_for(self, key_of) -> dict:
+        """A new child's index of the tokens on ``key_of``; from now on the tokens are held rows in the indexes."""
+        buckets: dict = {}
+        width = self.width
+        for held in self.held_rows():
+            held_add(buckets, key_of(held), held, width)
+        self.indexes.append((key_of, buckets))
+        self.rows = None
+        return buckets
+
+    def held_rows(self) -> list[tuple]:
+        """Every token as its held row (values, then τ_start)."""
+        if self.rows is not None:
+            return [row + (start,) for row, start in self.rows.items()]
+        return [held for bag in self.indexes[0][1].values() for held in bag_items(bag)]
+
+    def starts(self) -> dict[tuple, float]:
+        """Every token's row and τ_start."""
+        width = self.width
+        return {held[:width]: held[width] for held in self.held_rows()}
+
+    def has(self, row: tuple) -> bool:
+        if self.rows is not None:
+            return row in self.rows
+        key_of, buckets = self.indexes[0]
+        return held_find(buckets.get(key_of(row)), row, self.width) is not None
+
+    def keys(self):
+        """The rows of the tokens."""
+        if self.rows is not None:
+            return self.rows.keys()
+        width = self.width
+        return [held[:width] for held in self.held_rows()]
 
     def add(self, row: tuple, start) -> None:
-        self.rows[row] = start
-        for key_of, buckets in self.indexes:
-            bag_add(buckets, key_of(row), row)
+        self.size += 1
+        rows = self.rows
+        if rows is not None:
+            rows[row] = start
+        else:
+            held, width = row + (start,), self.width
+            for key_of, buckets in self.indexes:
+                held_add(buckets, key_of(held), held, width)
         for production in self.productions:
             production.add(row)
         for child in self.children:
@@ -124,14 +166,31 @@ class BetaMemory:
 
     def delete(self, row: tuple) -> None:
         """Remove the token ``row`` and every token built on it (Rete retraction); an absent row is nothing to do."""
-        if self.rows.pop(row, _ABSENT) is _ABSENT:
-            return  # not made (refused or filtered), or already gone: a triple can hold two tokens of one chain
-        for child in self.children:
-            child.left_retract(row)
-        for key_of, buckets in self.indexes:
-            bag_remove(buckets, key_of(row), row)
+        rows = self.rows
+        if rows is not None:
+            if rows.pop(row, _ABSENT) is _ABSENT:
+                return  # not made (refused or filtered), or already gone: a triple can hold two tokens of one chain
+        else:
+            width = self.width
+            key_of, buckets = self.indexes[0]
+            if held_find(buckets.get(key_of(row)), row, width) is None:
+                return
+            for child in self.children:
+                child.left_retract(row)
+            for key_of, buckets in self.indexes:
+                held_remove(buckets, key_of(row), row, width)
+        self.size -= 1
         for production in self.productions:
             production.remove(row)
+
+    def restart(self, row: tuple, start) -> None:
+        """Set the τ_start of the token ``row`` (present)."""
+        if self.rows is not None:
+            self.rows[row] = start
+            return
+        held, width = row + (start,), self.width
+        for key_of, buckets in self.indexes:
+            held_replace(buckets, key_of(row), held, width)
 
     def refresh(self, row: tuple, stamps: dict):
         """Recompute ``τ_start`` along the chain of ``row`` (this memory's) from its triples' current stamps."""
@@ -145,7 +204,7 @@ class BetaMemory:
             stamp = stamps[memory.node.triple_of(row)]
             if stamp is not None and stamp < start:
                 start = stamp
-            memory.rows[row[:memory.width]] = start
+            memory.restart(row[:memory.width], start)
         return start
 
 
@@ -178,10 +237,7 @@ class JoinNode:
         self.clock = clock
         self.stamps = stamps  # the working memory: triple -> stamp
         self.tokens_refused = 0
-        self.parent_buckets: dict = {}
-        for row in parent.rows:
-            bag_add(self.parent_buckets, self.left_key(row), row)
-        parent.indexes.append((self.left_key, self.parent_buckets))
+        self.parent_buckets = parent.index_for(self.left_key)  # the parent's tokens as held rows
         parent.children.append(self)
         # the root's one token never arrives again: a first join is only ever right-activated
         self.alpha_buckets = None if parent.node is None else alpha.index_on(tuple(right_positions))
@@ -191,9 +247,9 @@ class JoinNode:
     def right_activate(self, triple: Triple, stamp) -> None:
         bag = self.parent_buckets.get(self.right_key(triple))
         if bag is not None:
-            starts = self.parent.rows
-            for parent_row in bag_items(bag):
-                self._make(parent_row, starts[parent_row], triple, stamp)
+            width = self.parent.width
+            for held in bag_items(bag):
+                self._make(held[:width], held[width], triple, stamp)
 
     def left_activate(self, row: tuple, start) -> None:
         bag = self.alpha_buckets.get(self.left_key(row))
@@ -206,9 +262,9 @@ class JoinNode:
         """The tokens made here with ``triple`` leave: they are its joins with the parent memory (rematch)."""
         bag = self.parent_buckets.get(self.right_key(triple))
         if bag is not None:
-            values, output = self.new_values(triple), self.output
-            for parent_row in bag_items(bag):
-                output.delete(parent_row + values)
+            values, output, width = self.new_values(triple), self.output, self.parent.width
+            for held in bag_items(bag):
+                output.delete(held[:width] + values)
 
     def left_retract(self, row: tuple) -> None:
         """The tokens made here on the parent token ``row`` leave: they are its joins with the α-memory (rematch)."""

@@ -105,9 +105,13 @@ class SparkwaveEngine:
         self.wmes[triple] = stamp
         for memory in memories:
             memory.add(triple)
-        for memory in memories:
-            for join in memory.successors:
-                join.right_activate(triple, stamp)
+        if len(memories) == 1:
+            joins = memories[0].successors
+        else:  # deepest first across all its memories too (Doorenbos), or a join would make a token twice
+            joins = sorted({join for memory in memories for join in memory.successors},
+                           key=lambda join: -join.output.depth)
+        for join in joins:
+            join.right_activate(triple, stamp)
         return triple
 
     def _retract(self, triple: Triple) -> None:

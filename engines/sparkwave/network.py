@@ -55,7 +55,7 @@ class ReteNetwork:
         self.clock = Clock()
         self.stamps: dict[Triple, int | None] = {}  # the working memory: each WME's triple -> its stamp
         self.root = BetaMemory(None, 0, 0)
-        self.root.rows[()] = INF  # the root's one empty token: no triple, so no stamp bounds it
+        self.root.add((), INF)  # the root's one empty token: no triple, so no stamp bounds it
         self.join_nodes: dict[tuple, JoinNode] = {}
         self.productions: list[Production] = []
         self.shared_join_nodes = 0

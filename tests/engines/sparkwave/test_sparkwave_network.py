@@ -126,7 +126,7 @@ def test_sparkwave_takes_no_options_and_names_the_ones_it_got():
 def test_static_data_never_widens_a_token_and_stream_triples_do():
     engine = SparkwaveEngine(query("?x :p ?y . ?y :q ?z"), static=[(x("a"), x("p"), x("b"))])
     engine.push(event(0, 5, (x("b"), x("q"), x("c"))))
-    partial, complete = (memory.rows for memory in engine.rete.beta_memories())
+    partial, complete = (memory.starts() for memory in engine.rete.beta_memories())
     assert complete == {(x("a"), x("b"), x("c")): 5}  # each token's row and τ_start
     assert partial == {(x("a"), x("b")): INF}  # the static triple's token
 
@@ -137,7 +137,7 @@ def test_a_re_stamped_triple_refreshes_the_interval_instead_of_refusing_the_join
     engine.push(event(1, 3, (x("a"), x("p"), x("b"))))  # seen again: still in the window at ts 6
     delta = engine.push(event(2, 6, (x("b"), x("q"), x("c"))))
     assert delta.added == [(x("a"), x("b"), x("c"))]
-    partial, complete = (memory.rows for memory in engine.rete.beta_memories())
+    partial, complete = (memory.starts() for memory in engine.rete.beta_memories())
     assert complete == {(x("a"), x("b"), x("c")): 3}
     assert partial == {(x("a"), x("b")): 3}  # refreshed along the chain
     assert engine.rete.stats()["tokens_refused"] == 0
