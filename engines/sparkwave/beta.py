@@ -27,24 +27,13 @@ its tokens. It is exact because a row names its chain and every stored token's t
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import itemgetter
 
 from engines.model.stream import Triple
-from engines.sparkwave.alpha import AlphaMemory, key_getter
+from engines.sparkwave.alpha import AlphaMemory, key_getter, values_getter
 from engines.sparkwave.bags import bag_items, held_add, held_find, held_remove, held_replace
 
 INF = float("inf")
 _ABSENT = object()
-
-
-def values_getter(positions) -> Callable[[Triple], tuple]:
-    """A function from a triple to the tuple of its values at ``positions``."""
-    if not positions:
-        return lambda _: ()
-    if len(positions) == 1:
-        position = positions[0]
-        return lambda triple: (triple[position],)
-    return itemgetter(*positions)
 
 
 class Production:
@@ -150,13 +139,16 @@ class BetaMemory:
         width = self.width
         return [held[:width] for held in self.held_rows()]
 
-    def add(self, row: tuple, start) -> None:
+    def add(self, row: tuple, start, held: tuple | None = None) -> None:
+        """The token ``row`` with ``τ_start`` ``start``; ``held``: an equal held row to keep instead of a new one."""
         self.size += 1
         rows = self.rows
         if rows is not None:
             rows[row] = start
         else:
-            held, width = row + (start,), self.width
+            width = self.width
+            if held is None:
+                held = row + (start,)
             for key_of, buckets in self.indexes:
                 held_add(buckets, key_of(held), held, width)
         for production in self.productions:
@@ -192,7 +184,7 @@ class BetaMemory:
         for key_of, buckets in self.indexes:
             held_replace(buckets, key_of(row), held, width)
 
-    def refresh(self, row: tuple, stamps: dict):
+    def refresh(self, row: tuple):
         """Recompute ``τ_start`` along the chain of ``row`` (this memory's) from its triples' current stamps."""
         chain = []
         memory = self
@@ -201,7 +193,7 @@ class BetaMemory:
             memory = memory.node.parent
         start = INF
         for memory in reversed(chain):
-            stamp = stamps[memory.node.triple_of(row)]
+            stamp = memory.node.stamp_of(row)
             if stamp is not None and stamp < start:
                 start = stamp
             memory.restart(row[:memory.width], start)
@@ -220,22 +212,25 @@ class Clock:
 class JoinNode:
     """Joins its parent memory's tokens with an α-memory's triples on the shared variables, in both directions."""
 
-    __slots__ = ("parent", "alpha", "left_key", "right_key", "new_values", "triple_of", "accept", "output", "clock",
-                 "stamps", "tokens_refused", "parent_buckets", "alpha_buckets")
+    __slots__ = ("parent", "alpha", "left_key", "right_key", "new_values", "new_item_values", "stamp_at", "item_rows",
+                 "triple_of", "accept", "output", "clock", "tokens_refused", "parent_buckets", "alpha_buckets")
 
     def __init__(self, parent: BetaMemory, alpha: AlphaMemory, left_positions, right_positions, new_positions,
-                 sources, accept, clock: Clock, stamps: dict) -> None:
+                 sources, accept, clock: Clock) -> None:
         self.parent = parent
         self.alpha = alpha
         self.left_key = key_getter(left_positions)
         self.right_key = key_getter(right_positions)
-        self.new_values = values_getter(tuple(new_positions))
+        self.new_values = values_getter(tuple(new_positions))  # the values a triple binds
+        self.new_item_values = alpha.item_getter(new_positions)  # the same, read from its α item
+        self.stamp_at = alpha.width  # an α item's stamp
+        # a first join whose row is its triple's item values: a token is its triple's α item (values, then stamp)
+        self.item_rows = parent.node is None and tuple(new_positions) == alpha.slots
         # the pattern's triple from a row: a constant, or the row position of the variable
         self.triple_of = lambda row: tuple(term if index is None else row[index] for term, index in sources)
         self.accept = accept
         self.output = BetaMemory(self, parent.depth + 1, parent.width + len(new_positions))
         self.clock = clock
-        self.stamps = stamps  # the working memory: triple -> stamp
         self.tokens_refused = 0
         self.parent_buckets = parent.index_for(self.left_key)  # the parent's tokens as held rows
         parent.children.append(self)
@@ -244,19 +239,27 @@ class JoinNode:
         alpha.successors.append(self)
         alpha.successors.sort(key=lambda node: -node.output.depth)  # deepest first (Doorenbos): no match made twice
 
-    def right_activate(self, triple: Triple, stamp) -> None:
+    def stamp_of(self, row: tuple):
+        """The current stamp of the triple the token ``row`` (of this node's memory or below) holds here."""
+        return self.alpha.find(self.triple_of(row))[self.stamp_at]
+
+    def right_activate(self, triple: Triple, stamp, item: tuple) -> None:
+        """The tokens ``triple`` (stamped ``stamp``, held as ``item`` by this node's α-memory) makes here."""
         bag = self.parent_buckets.get(self.right_key(triple))
         if bag is not None:
-            width = self.parent.width
+            width, new = self.parent.width, self.new_values(triple)
+            if self.item_rows and stamp is not None:  # the root's one token: the new token is the item itself
+                self._make((), INF, new, stamp, item)
+                return
             for held in bag_items(bag):
-                self._make(held[:width], held[width], triple, stamp)
+                self._make(held[:width], held[width], new, stamp)
 
     def left_activate(self, row: tuple, start) -> None:
         bag = self.alpha_buckets.get(self.left_key(row))
         if bag is not None:
-            stamps = self.stamps
-            for triple in bag_items(bag):
-                self._make(row, start, triple, stamps[triple])
+            new_values, stamp_at = self.new_item_values, self.stamp_at
+            for item in bag_items(bag):
+                self._make(row, start, new_values(item), item[stamp_at])
 
     def right_retract(self, triple: Triple) -> None:
         """The tokens made here with ``triple`` leave: they are its joins with the parent memory (rematch)."""
@@ -270,11 +273,14 @@ class JoinNode:
         """The tokens made here on the parent token ``row`` leave: they are its joins with the α-memory (rematch)."""
         bag = self.alpha_buckets.get(self.left_key(row))
         if bag is not None:
-            new_values, output = self.new_values, self.output
-            for triple in bag_items(bag):
-                output.delete(row + new_values(triple))
+            new_values, output = self.new_item_values, self.output
+            for item in bag_items(bag):
+                output.delete(row + new_values(item))
 
-    def _make(self, parent_row: tuple, parent_start, triple: Triple, stamp) -> None:
+    def _make(self, parent_row: tuple, parent_start, new: tuple, stamp, held: tuple | None = None) -> None:
+        """The token of ``parent_row`` extended by the values ``new`` of a triple stamped ``stamp``, if in the window.
+
+        ``held``: the held row it would have (its triple's α item, for a first join), kept instead of a copy."""
         start = parent_start
         if stamp is not None and stamp < start:
             start = stamp
@@ -283,13 +289,13 @@ class JoinNode:
             if stamp is not None and stamp < window_start:
                 self.tokens_refused += 1
                 return  # the triple itself has left the window
-            start = self.parent.refresh(parent_row, self.stamps)  # the bound is stale: a triple was re-stamped
+            start = self.parent.refresh(parent_row)  # the bound is stale: a triple was re-stamped
             if stamp is not None and stamp < start:
                 start = stamp
             if start < window_start:
                 self.tokens_refused += 1
                 return
-        row = parent_row + self.new_values(triple)
+        row = parent_row + new
         if self.accept is not None and not self.accept(row):
             return
-        self.output.add(row, start)
+        self.output.add(row, start, held)

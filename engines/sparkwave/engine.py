@@ -10,8 +10,8 @@ One event, in the engine's one thread (section 3.7):
    of this event can miss a triple that this event brings back.
 3. Collection (Algorithm 1): the triples whose stamp is before the window's start at this instant
    leave every α-memory, with the tokens built on them; the complete matches among those tokens
-   are the removed matches. The queue of stamps is in time order (stamps only grow), so collection
-   touches only what leaves.
+   are the removed matches. Each α-memory's queue of the items it owns (a WME's first memory owns
+   it) is in time order (stamps only grow), so collection touches only what leaves.
 4. Unbounded windows: updates apply in order; a triple's support counts its present sources (the
    static triples and the distinct streamed triples deriving it), and a delete that drops it to
    zero retracts the triple (Rete retraction). An insert of a present triple, or a delete of an
@@ -36,6 +36,7 @@ from common.errors import EngineError, StreamError
 from engines.model.stream import DELETE, NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities, check_supported
 from engines.rdfs import RDF_TYPE
+from engines.sparkwave.alpha import AlphaMemory, WorkingMemory
 from engines.sparkwave.epsilon import EpsilonNetwork
 from engines.sparkwave.network import ReteNetwork
 
@@ -49,7 +50,20 @@ SPARKWAVE_CAPABILITIES = Capabilities(
 )
 
 
-_ABSENT = object()
+class ExpiryQueue:
+    """One α-memory's items in the order they were stamped, flat, and per instant its stamp and how many."""
+
+    __slots__ = ("items", "stamps", "counts")
+
+    def __init__(self) -> None:
+        self.items: deque[tuple] = deque()
+        self.stamps: deque[int] = deque()
+        self.counts: deque[int] = deque()
+
+    def push(self, stamp: int, items: list[tuple]) -> None:
+        self.items.extend(items)
+        self.stamps.append(stamp)
+        self.counts.append(len(items))
 
 
 class SparkwaveEngine:
@@ -75,13 +89,10 @@ class SparkwaveEngine:
             node.alpha = None if node.term == RDF_TYPE and not is_class else (
                 self.rete.alpha.wired(RDF_TYPE, node.term) if is_class else self.rete.alpha.wired(node.term)
             )
-        self.wmes = self.rete.stamps  # the working memory: triple -> stamp (None: static)
+        self.wmes = WorkingMemory(self.rete.alpha)  # triple -> stamp (None: static), read from the α-memories
         self.support: dict[Triple, int] = {}  # unbounded: how many present sources derive each WME (and static ones)
-        # the collection queue in time order: the triples stamped at each instant, flat, and per instant its
-        # stamp and how many (no per-event container)
-        self.expiry: deque[Triple] = deque()
-        self.expiry_stamps: deque[int] = deque()
-        self.expiry_counts: deque[int] = deque()
+        # the collection queue of each α-memory, in time order: the items it owns (a WME's first memory owns it)
+        self.expiry: dict[AlphaMemory, ExpiryQueue] = {}
         self.present: set[Triple] = set()  # unbounded: the streamed triples in D(τ)
         self._last_ts: int | None = None
         self._first = True
@@ -95,24 +106,23 @@ class SparkwaveEngine:
         candidates = node.alpha if node is not None and node.alpha is not None else self.rete.alpha.candidates(triple)
         return [memory for memory in candidates if memory.passes(triple)]
 
-    def _insert(self, triple: Triple, node, stamp: int | None) -> Triple | None:
-        """A new WME into the α-memories it passes, joins run deepest node first; its interned triple, None if it passes none."""
-        memories = self._memories(triple, node)
-        if not memories:
-            return None
+    def _insert(self, triple: Triple, memories: list, stamp: int | None) -> tuple:
+        """A new WME into the α-memories it passes (``memories``), joins run deepest node first; its owner's item."""
         s, p, o = triple
         triple = (intern(s), intern(p), intern(o))  # one string per distinct term, however many batches bring it
-        self.wmes[triple] = stamp
-        for memory in memories:
-            memory.add(triple)
+        self.wmes.count += 1
         if len(memories) == 1:
-            joins = memories[0].successors
-        else:  # deepest first across all its memories too (Doorenbos), or a join would make a token twice
-            joins = sorted({join for memory in memories for join in memory.successors},
-                           key=lambda join: -join.output.depth)
-        for join in joins:
-            join.right_activate(triple, stamp)
-        return triple
+            memory = memories[0]
+            item = memory.add(memory.values_of(triple), stamp)
+            for join in memory.successors:
+                join.right_activate(triple, stamp, item)
+            return item
+        items = {memory: memory.add(memory.values_of(triple), stamp) for memory in memories}
+        # deepest first across all its memories too (Doorenbos), or a join would make a token twice
+        for join in sorted({join for memory in memories for join in memory.successors},
+                           key=lambda join: -join.output.depth):
+            join.right_activate(triple, stamp, items[join.alpha])
+        return items[memories[0]]
 
     def _retract(self, triple: Triple) -> None:
         memories = self.rete.alpha.passed_by(triple)
@@ -121,14 +131,16 @@ class SparkwaveEngine:
                 join.right_retract(triple)  # before the triple leaves the α-memories: rematch reads them
         for memory in memories:
             memory.remove(triple)
-        del self.wmes[triple]
+        self.wmes.count -= 1
 
     def _support(self, triple: Triple, node, stamp: int | None) -> None:
-        if triple in self.wmes:
+        memories = self._memories(triple, node)
+        if not memories:
+            return  # it passes no α test: nothing holds it
+        if memories[0].find(triple) is not None:
             self.support[triple] += 1
-            return
-        triple = self._insert(triple, node, stamp)
-        if triple is not None:
+        else:
+            self._insert(triple, memories, stamp)
             self.support[triple] = 1
 
     def _unsupport(self, triple: Triple) -> None:
@@ -162,37 +174,45 @@ class SparkwaveEngine:
         return self._delta()
 
     def _arrive(self, event: Event, now: int) -> None:
-        fresh: dict[Triple, object] = {}
-        stamped: list[Triple] = []
-        wmes = self.wmes
+        fresh: dict[Triple, list] = {}
+        stamped: dict = {}  # owner memory -> the items stamped now
+        memories_of = self._memories
         for update in event.updates:
             for triple, node in self.epsilon.closure(update.triple):
-                stamp = wmes.get(triple, _ABSENT)
-                if stamp is _ABSENT:
-                    fresh.setdefault(triple, node)
-                elif stamp is not None and stamp < now:
-                    s, p, o = triple
-                    triple = (intern(s), intern(p), intern(o))
-                    wmes[triple] = now
-                    stamped.append(triple)
-        for triple, node in fresh.items():
-            triple = self._insert(triple, node, now)
-            if triple is not None:
-                stamped.append(triple)
-        if stamped:
-            self.expiry.extend(stamped)
-            self.expiry_stamps.append(now)
-            self.expiry_counts.append(len(stamped))
+                memories = memories_of(triple, node)
+                if not memories:
+                    continue  # it passes no α test: not a WME
+                owner = memories[0]
+                item = owner.find(triple)
+                if item is None:
+                    if triple not in fresh:
+                        fresh[triple] = memories
+                    continue
+                stamp = item[owner.width]
+                if stamp is not None and stamp < now:
+                    item = owner.restamp(item, now)
+                    for memory in memories[1:]:
+                        memory.restamp(memory.find(triple), now)
+                    stamped.setdefault(owner, []).append(item)
+        for triple, memories in fresh.items():
+            stamped.setdefault(memories[0], []).append(self._insert(triple, memories, now))
+        for owner, items in stamped.items():
+            queue = self.expiry.get(owner)
+            if queue is None:
+                queue = self.expiry[owner] = ExpiryQueue()
+            queue.push(now, items)
 
     def _collect(self, start: int) -> None:
         """Algorithm 1: every triple stamped before the window's start leaves, with its tokens."""
-        expiry, stamps, counts, wmes = self.expiry, self.expiry_stamps, self.expiry_counts, self.wmes
-        while stamps and stamps[0] < start:
-            stamp = stamps.popleft()
-            for _ in range(counts.popleft()):
-                triple = expiry.popleft()
-                if wmes.get(triple) == stamp:  # not re-stamped since (nor static, nor gone)
-                    self._retract(triple)
+        for owner, queue in self.expiry.items():
+            items, stamps, counts, width = queue.items, queue.stamps, queue.counts, owner.width
+            while stamps and stamps[0] < start:
+                stamp = stamps.popleft()
+                for _ in range(counts.popleft()):
+                    item = items.popleft()
+                    current = owner.current(item)
+                    if current is not None and current[width] == stamp:  # not re-stamped since (nor static, nor gone)
+                        self._retract(owner.triple_of(item))
 
     def _apply_updates(self, event: Event) -> None:
         present = self.present
@@ -240,7 +260,7 @@ class SparkwaveEngine:
             **self.epsilon.stats(),
             **self.rete.stats(),
             "wmes": len(self.wmes),
-            "expiry_queue": len(self.expiry),
+            "expiry_queue": sum(len(queue.items) for queue in self.expiry.values()),
             "answers": 0 if self._first else len(self.production.keys()),
         }
 
