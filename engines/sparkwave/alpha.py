@@ -56,18 +56,38 @@ def alpha_test(pattern: TriplePattern) -> AlphaTest:
     return (*constants, equal)
 
 
+def _triple_maker(test: AlphaTest, slots: tuple[int, ...]) -> Callable[[tuple], Triple]:
+    """A function from an item to its triple: the test's constants with the item's values at ``slots``."""
+    s, p, o, _ = test
+    if slots == (0, 2):
+        return lambda item: (item[0], p, item[1])
+    if slots == (0,):
+        return lambda item: (item[0], p, o)
+    if slots == (0, 1, 2):
+        return lambda item: item[:3]
+
+    def triple_of(item: tuple) -> Triple:
+        triple = [s, p, o]
+        for index, position in enumerate(slots):
+            triple[position] = item[index]
+        return (triple[0], triple[1], triple[2])
+    return triple_of
+
+
 class AlphaMemory:
     """The triples passing one intra-triple test as items (variable-position terms, then stamp), hash-indexed."""
 
-    __slots__ = ("test", "size", "slots", "width", "values_of", "home", "indexes", "successors", "_s", "_o",
-                 "_equal")
+    __slots__ = ("test", "code", "size", "slots", "width", "values_of", "triple_of", "home", "indexes", "successors",
+                 "_s", "_o", "_equal")
 
-    def __init__(self, test: AlphaTest) -> None:
+    def __init__(self, test: AlphaTest, code: int = 0) -> None:
         self.test = test
+        self.code = code  # its position in the network's ``by_code``
         self._s, _, self._o, self._equal = test
         self.slots = tuple(position for position in range(3) if test[position] is None)  # the item's triple positions
         self.width = len(self.slots)
         self.values_of = values_getter(self.slots)  # a triple's item values
+        self.triple_of = _triple_maker(test, self.slots)  # an item's triple
         self.size = 0
         # triple positions -> (key getter on items, key getter on triples, {key: bucket of items})
         self.indexes: dict[tuple[int, ...], tuple] = {}
@@ -115,13 +135,6 @@ class AlphaMemory:
         item_key, _, buckets = self.home
         return held_find(buckets.get(item_key(item)), item[:self.width], self.width)
 
-    def triple_of(self, item: tuple) -> Triple:
-        test, slots = self.test, self.slots
-        triple = [test[0], test[1], test[2]]
-        for index, position in enumerate(slots):
-            triple[position] = item[index]
-        return (triple[0], triple[1], triple[2])
-
     def add(self, values: tuple, stamp) -> tuple:
         """A new WME's item (its values interned by the caller) into every index."""
         self.size += 1
@@ -150,6 +163,7 @@ class AlphaNetwork:
 
     def __init__(self) -> None:
         self.memories: dict[AlphaTest, AlphaMemory] = {}
+        self.by_code: list[AlphaMemory] = []  # the memories in the order they were made
         self._by_predicate: dict[str, list[AlphaMemory]] = {}
         self._by_class: dict[str, list[AlphaMemory]] = {}  # rdf:type patterns with a constant class
         self._any_predicate: list[AlphaMemory] = []
@@ -160,7 +174,8 @@ class AlphaNetwork:
         test = alpha_test(pattern)
         memory = self.memories.get(test)
         if memory is None:
-            memory = self.memories[test] = AlphaMemory(test)
+            memory = self.memories[test] = AlphaMemory(test, len(self.by_code))
+            self.by_code.append(memory)
             _, p, o, _ = test
             if p is None:
                 self._any_predicate.append(memory)

@@ -100,19 +100,27 @@ def held_find(bag, values: tuple, width: int) -> tuple | None:
     return bag.get(values)
 
 
-def held_remove(buckets: dict, key, values: tuple, width: int) -> None:
-    """Remove the held row of ``values`` (present) from the bucket ``key``."""
-    bag = buckets[key]
+def held_remove(buckets: dict, key, values: tuple, width: int) -> bool:
+    """Remove the held row of ``values`` from the bucket ``key``; False if it holds none."""
+    bag = buckets.get(key)
+    if bag is None:
+        return False
     shape = type(bag)
     if shape is tuple:
+        if bag[:width] != values:
+            return False
         del buckets[key]
     elif shape is Few:
         rest = [item for item in bag if item[:width] != values]
+        if len(rest) == len(bag):
+            return False
         buckets[key] = rest[0] if len(rest) == 1 else Few(rest)
     else:
-        del bag[values]
+        if bag.pop(values, None) is None:
+            return False
         if not bag:
             del buckets[key]
+    return True
 
 
 def held_replace(buckets: dict, key, held: tuple, width: int) -> None:

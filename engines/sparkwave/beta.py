@@ -163,14 +163,14 @@ class BetaMemory:
             if rows.pop(row, _ABSENT) is _ABSENT:
                 return  # not made (refused or filtered), or already gone: a triple can hold two tokens of one chain
         else:
-            width = self.width
-            key_of, buckets = self.indexes[0]
-            if held_find(buckets.get(key_of(row)), row, width) is None:
+            width, indexes = self.width, self.indexes
+            key_of, buckets = indexes[0]
+            if not held_remove(buckets, key_of(row), row, width):
                 return
-            for child in self.children:
-                child.left_retract(row)
-            for key_of, buckets in self.indexes:
+            for key_of, buckets in indexes[1:]:
                 held_remove(buckets, key_of(row), row, width)
+            for child in self.children:
+                child.left_retract(row)  # reads the α-memories and the children's memories, not this one
         self.size -= 1
         for production in self.productions:
             production.remove(row)

@@ -27,7 +27,7 @@ collected and never in a token's interval; their answers are first reported at t
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Iterable
 from sys import intern
 from typing import ClassVar
@@ -36,8 +36,10 @@ from common.errors import EngineError, StreamError
 from engines.model.stream import DELETE, NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities, check_supported
 from engines.rdfs import RDF_TYPE
-from engines.sparkwave.alpha import AlphaMemory, WorkingMemory
+from engines.sparkwave.alpha import WorkingMemory
+from engines.sparkwave.bags import held_find
 from engines.sparkwave.epsilon import EpsilonNetwork
+from engines.sparkwave.expiry import ExpiryQueue
 from engines.sparkwave.network import ReteNetwork
 
 SPARKWAVE_CAPABILITIES = Capabilities(
@@ -48,22 +50,6 @@ SPARKWAVE_CAPABILITIES = Capabilities(
     filters=True,
     output="delta",
 )
-
-
-class ExpiryQueue:
-    """One α-memory's items in the order they were stamped, flat, and per instant its stamp and how many."""
-
-    __slots__ = ("items", "stamps", "counts")
-
-    def __init__(self) -> None:
-        self.items: deque[tuple] = deque()
-        self.stamps: deque[int] = deque()
-        self.counts: deque[int] = deque()
-
-    def push(self, stamp: int, items: list[tuple]) -> None:
-        self.items.extend(items)
-        self.stamps.append(stamp)
-        self.counts.append(len(items))
 
 
 class SparkwaveEngine:
@@ -91,8 +77,7 @@ class SparkwaveEngine:
             )
         self.wmes = WorkingMemory(self.rete.alpha)  # triple -> stamp (None: static), read from the α-memories
         self.support: dict[Triple, int] = {}  # unbounded: how many present sources derive each WME (and static ones)
-        # the collection queue of each α-memory, in time order: the items it owns (a WME's first memory owns it)
-        self.expiry: dict[AlphaMemory, ExpiryQueue] = {}
+        self.expiry = ExpiryQueue()  # windows: the stamped items in stamp order (Algorithm 1's collection)
         self.present: set[Triple] = set()  # unbounded: the streamed triples in D(τ)
         self._last_ts: int | None = None
         self._first = True
@@ -175,7 +160,8 @@ class SparkwaveEngine:
 
     def _arrive(self, event: Event, now: int) -> None:
         fresh: dict[Triple, list] = {}
-        stamped: dict = {}  # owner memory -> the items stamped now
+        stamped: list[tuple] = []  # the items stamped now, and their owners' codes
+        owners: list[int] = []
         memories_of = self._memories
         for update in event.updates:
             for triple, node in self.epsilon.closure(update.triple):
@@ -183,36 +169,41 @@ class SparkwaveEngine:
                 if not memories:
                     continue  # it passes no α test: not a WME
                 owner = memories[0]
-                item = owner.find(triple)
+                _, triple_key, buckets = owner.home
+                bag = buckets.get(triple_key(triple))
+                item = None if bag is None else held_find(bag, owner.values_of(triple), owner.width)
                 if item is None:
                     if triple not in fresh:
                         fresh[triple] = memories
                     continue
                 stamp = item[owner.width]
                 if stamp is not None and stamp < now:
-                    item = owner.restamp(item, now)
+                    stamped.append(owner.restamp(item, now))
+                    owners.append(owner.code)
                     for memory in memories[1:]:
                         memory.restamp(memory.find(triple), now)
-                    stamped.setdefault(owner, []).append(item)
         for triple, memories in fresh.items():
-            stamped.setdefault(memories[0], []).append(self._insert(triple, memories, now))
-        for owner, items in stamped.items():
-            queue = self.expiry.get(owner)
-            if queue is None:
-                queue = self.expiry[owner] = ExpiryQueue()
-            queue.push(now, items)
+            stamped.append(self._insert(triple, memories, now))
+            owners.append(memories[0].code)
+        if stamped:
+            self.expiry.push(now, stamped, owners)
 
     def _collect(self, start: int) -> None:
         """Algorithm 1: every triple stamped before the window's start leaves, with its tokens."""
-        for owner, queue in self.expiry.items():
-            items, stamps, counts, width = queue.items, queue.stamps, queue.counts, owner.width
-            while stamps and stamps[0] < start:
-                stamp = stamps.popleft()
-                for _ in range(counts.popleft()):
-                    item = items.popleft()
-                    current = owner.current(item)
-                    if current is not None and current[width] == stamp:  # not re-stamped since (nor static, nor gone)
-                        self._retract(owner.triple_of(item))
+        expiry = self.expiry
+        due = expiry.due(start)
+        if not due:
+            return
+        items, owners, memories = expiry.items, expiry.owners, self.rete.alpha.by_code
+        for position in due:
+            item, memory = items[position], memories[owners[position]]
+            item_key, _, buckets = memory.home
+            bag = buckets.get(item_key(item))
+            # the item still held, not a re-stamped one (nor gone); static WMEs are never queued
+            if bag is item or (bag is not None and type(bag) is not tuple
+                               and held_find(bag, item[:memory.width], memory.width) is item):
+                self._retract(memory.triple_of(item))
+        expiry.compact()
 
     def _apply_updates(self, event: Event) -> None:
         present = self.present
@@ -260,7 +251,7 @@ class SparkwaveEngine:
             **self.epsilon.stats(),
             **self.rete.stats(),
             "wmes": len(self.wmes),
-            "expiry_queue": sum(len(queue.items) for queue in self.expiry.values()),
+            "expiry_queue": len(self.expiry),
             "answers": 0 if self._first else len(self.production.keys()),
         }
 
