@@ -167,8 +167,9 @@ class BetaMemory:
             key_of, buckets = indexes[0]
             if not held_remove(buckets, key_of(row), row, width):
                 return
-            for key_of, buckets in indexes[1:]:
-                held_remove(buckets, key_of(row), row, width)
+            if len(indexes) > 1:
+                for key_of, buckets in indexes[1:]:
+                    held_remove(buckets, key_of(row), row, width)
             for child in self.children:
                 child.left_retract(row)  # reads the α-memories and the children's memories, not this one
         self.size -= 1

@@ -78,6 +78,7 @@ class SparkwaveEngine:
         self.wmes = WorkingMemory(self.rete.alpha)  # triple -> stamp (None: static), read from the α-memories
         self.support: dict[Triple, int] = {}  # unbounded: how many present sources derive each WME (and static ones)
         self.expiry = ExpiryQueue()  # windows: the stamped items in stamp order (Algorithm 1's collection)
+        self.superseded = 0  # queued entries whose WME was re-stamped since (the collector skips them)
         self.present: set[Triple] = set()  # unbounded: the streamed triples in D(τ)
         self._last_ts: int | None = None
         self._first = True
@@ -116,7 +117,6 @@ class SparkwaveEngine:
                 join.right_retract(triple)  # before the triple leaves the α-memories: rematch reads them
         for memory in memories:
             memory.remove(triple)
-        self.wmes.count -= 1
 
     def _support(self, triple: Triple, node, stamp: int | None) -> None:
         memories = self._memories(triple, node)
@@ -137,6 +137,7 @@ class SparkwaveEngine:
         else:
             del self.support[triple]
             self._retract(triple)
+            self.wmes.count -= 1
 
     # ------------------------------------------------------------------ events
 
@@ -178,6 +179,7 @@ class SparkwaveEngine:
                     continue
                 stamp = item[owner.width]
                 if stamp is not None and stamp < now:
+                    self.superseded += 1  # its queued entry is stale from now on
                     stamped.append(owner.restamp(item, now))
                     owners.append(owner.code)
                     for memory in memories[1:]:
@@ -194,15 +196,23 @@ class SparkwaveEngine:
         due = expiry.due(start)
         if not due:
             return
-        items, owners, memories = expiry.items, expiry.owners, self.rete.alpha.by_code
-        for position in due:
-            item, memory = items[position], memories[owners[position]]
-            item_key, _, buckets = memory.home
-            bag = buckets.get(item_key(item))
-            # the item still held, not a re-stamped one (nor gone); static WMEs are never queued
-            if bag is item or (bag is not None and type(bag) is not tuple
-                               and held_find(bag, item[:memory.width], memory.width) is item):
-                self._retract(memory.triple_of(item))
+        items, owners, memories, retract = expiry.items, expiry.owners, self.rete.alpha.by_code, self._retract
+        stale = 0
+        if not self.superseded:  # no entry was superseded by a re-stamp: every due item is still held, as queued
+            for position in due:
+                retract(memories[owners[position]].triple_of(items[position]))
+        else:
+            for position in due:
+                item, memory = items[position], memories[owners[position]]
+                item_key, _, buckets = memory.home
+                bag = buckets.get(item_key(item))
+                if bag is item or (bag is not None and type(bag) is not tuple
+                                   and held_find(bag, item[:memory.width], memory.width) is item):
+                    retract(memory.triple_of(item))
+                else:
+                    stale += 1  # re-stamped since: it leaves with its later entry
+            self.superseded -= stale
+        self.wmes.count -= len(due) - stale
         expiry.compact()
 
     def _apply_updates(self, event: Event) -> None:
