@@ -3,9 +3,11 @@
 A token is ``(parent, triple)`` (section 3.2). It is kept as its row, the values its match binds in
 the chain's order: the row is the parent's row extended by the values the triple binds, so it names
 the parent (its prefix) and, through the join node's pattern, every triple of the chain; no two
-tokens of one memory have the same row. A β-memory maps each row to the token's ``τ_start``
-(section 3.5), and hash-indexes the rows on each child join node's join variables (no nested loops
-over a memory). A new token's ``τ_start`` is its parent's lowered to its triple's stamp; static
+tokens of one memory have the same row. A β-memory keeps each token with its ``τ_start`` (section
+3.5): as a held row (the row, then ``τ_start``) in a hash index on each child join node's join
+variables (no nested loops over a memory), or, in a memory with no child, as a dict from row to
+``τ_start``. A first join's token is its triple's α item itself when the two are equal (the row is
+the item's values and ``τ_start`` its stamp). A new token's ``τ_start`` is its parent's lowered to its triple's stamp; static
 triples (stamp None) never lower it. A join node makes a token only when ``τ_start`` is still in the
 window at the current instant, and only when the FILTERs whose variables are all bound by then hold.
 ``τ_end`` is not kept: no test reads it (the window test is on ``τ_start``, see the package notes).
