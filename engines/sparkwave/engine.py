@@ -213,7 +213,7 @@ class SparkwaveEngine:
                     stale += 1  # re-stamped since: it leaves with its later entry
             self.superseded -= stale
         self.wmes.count -= len(due) - stale
-        expiry.compact()
+        expiry.compact(due)
 
     def _apply_updates(self, event: Event) -> None:
         present = self.present

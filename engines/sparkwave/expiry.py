@@ -3,9 +3,9 @@
 A WME is queued each time it is stamped, as the item its first α-memory (its owner) holds then; a
 re-stamped WME's earlier entries are stale, told apart by the owner's item no longer being that entry.
 The entries are flat: a list of items and an array of owner codes (2 bytes an entry) read from a head
-that moves on as entries leave, and per instant its stamp and how many entries it stamped; the leading
-part already read is cut off once it is most of the list (amortised O(1) an entry). No per-event
-container and no per-memory queue: an offer of ten patterns is one instant, not ten.
+that moves on as entries leave (each read item let go at once), and per instant its stamp and how many
+entries it stamped; the leading part already read is cut off once it is most of the list (amortised O(1)
+an entry). No per-event container and no per-memory queue: an offer of ten patterns is one instant, not ten.
 """
 
 from __future__ import annotations
@@ -48,8 +48,10 @@ class ExpiryQueue:
         self.head = end
         return range(first, end)
 
-    def compact(self) -> None:
-        """Cut the entries already read, once they are most of the list."""
+    def compact(self, read: range) -> None:
+        """Let go of the items at ``read`` (read and done with), and cut the entries already read once they are
+        most of the list."""
+        self.items[read.start:read.stop] = [None] * len(read)  # a collected WME's item is freed now, not at the cut
         head = self.head
         if head >= _COMPACT_AT and 2 * head >= len(self.items):
             del self.items[:head]
