@@ -158,6 +158,17 @@ class AlphaMemory:
             held_remove(buckets, item_key(values), values, width)
 
 
+class Wired(tuple):
+    """The α-memories a triple of one predicate (and class) may enter; ``all_pass``: it passes all their tests."""
+
+    all_pass: bool
+
+
+def passing(candidates: Wired, triple: Triple) -> Sequence[AlphaMemory]:
+    """The memories of ``candidates`` (wired for ``triple``'s predicate and class) whose test ``triple`` passes."""
+    return candidates if candidates.all_pass else [memory for memory in candidates if memory.passes(triple)]
+
+
 class AlphaNetwork:
     """The α nodes of a network, found from a triple by its predicate (and class, for rdf:type) through the α root."""
 
@@ -167,7 +178,7 @@ class AlphaNetwork:
         self._by_predicate: dict[str, list[AlphaMemory]] = {}
         self._by_class: dict[str, list[AlphaMemory]] = {}  # rdf:type patterns with a constant class
         self._any_predicate: list[AlphaMemory] = []
-        self._wired: dict[tuple[str, str | None], tuple[AlphaMemory, ...]] = {}
+        self._wired: dict[tuple[str, str | None], Wired] = {}
 
     def memory_for(self, pattern: TriplePattern) -> AlphaMemory:
         """The shared memory of the pattern's test, made on first use."""
@@ -186,24 +197,28 @@ class AlphaNetwork:
             self._wired.clear()
         return memory
 
-    def wired(self, predicate: str, cls: str | None = None) -> tuple[AlphaMemory, ...]:
+    def wired(self, predicate: str, cls: str | None = None) -> Wired:
         """The memories a triple of ``predicate`` (of class ``cls`` when it is rdf:type) may enter: an ε node's α links."""
         key = (predicate, cls)
         found = self._wired.get(key)
         if found is None:
-            found = tuple(self._by_predicate.get(predicate, ())) + tuple(self._any_predicate)
+            memories = tuple(self._by_predicate.get(predicate, ())) + tuple(self._any_predicate)
             if predicate == RDF_TYPE and cls is not None:
-                found = tuple(self._by_class.get(cls, ())) + found
-            self._wired[key] = found
+                memories = tuple(self._by_class.get(cls, ())) + memories
+            found = self._wired[key] = Wired(memories)
+            # every triple of the key passes every test when the tests ask only what the key already says
+            found.all_pass = all(memory._s is None and not memory._equal
+                                 and (memory._o is None or (predicate == RDF_TYPE and memory._o == cls))
+                                 for memory in memories)
         return found
 
-    def candidates(self, triple: Triple) -> tuple[AlphaMemory, ...]:
+    def candidates(self, triple: Triple) -> Wired:
         """The α root: the memories whose constant predicate (and class) fit the triple."""
         return self.wired(triple[1], triple[2] if triple[1] == RDF_TYPE else None)
 
-    def passed_by(self, triple: Triple) -> list[AlphaMemory]:
+    def passed_by(self, triple: Triple) -> Sequence[AlphaMemory]:
         """The memories whose test ``triple`` passes (the same whichever ε node it came from)."""
-        return [memory for memory in self.candidates(triple) if memory.passes(triple)]
+        return passing(self.candidates(triple), triple)
 
     def stats(self) -> dict[str, int]:
         return {

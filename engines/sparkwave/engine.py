@@ -28,7 +28,7 @@ collected and never in a token's interval; their answers are first reported at t
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from sys import intern
 from typing import ClassVar
 
@@ -36,7 +36,7 @@ from common.errors import EngineError, StreamError
 from engines.model.stream import DELETE, NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities, check_supported
 from engines.rdfs import RDF_TYPE
-from engines.sparkwave.alpha import WorkingMemory
+from engines.sparkwave.alpha import WorkingMemory, passing
 from engines.sparkwave.bags import held_find
 from engines.sparkwave.epsilon import EpsilonNetwork
 from engines.sparkwave.expiry import ExpiryQueue
@@ -88,11 +88,11 @@ class SparkwaveEngine:
 
     # ------------------------------------------------------------------ working memory
 
-    def _memories(self, triple: Triple, node) -> list:
+    def _memories(self, triple: Triple, node) -> Sequence:
         candidates = node.alpha if node is not None and node.alpha is not None else self.rete.alpha.candidates(triple)
-        return [memory for memory in candidates if memory.passes(triple)]
+        return passing(candidates, triple)
 
-    def _insert(self, triple: Triple, memories: list, stamp: int | None) -> tuple:
+    def _insert(self, triple: Triple, memories: Sequence, stamp: int | None) -> tuple:
         """A new WME into the α-memories it passes (``memories``), joins run deepest node first; its owner's item."""
         s, p, o = triple
         triple = (intern(s), intern(p), intern(o))  # one string per distinct term, however many batches bring it
