@@ -196,14 +196,14 @@ class SparkwaveEngine:
         due = expiry.due(start)
         if not due:
             return
-        items, owners, memories, retract = expiry.items, expiry.owners, self.rete.alpha.by_code, self._retract
+        memories, retract = self.rete.alpha.by_code, self._retract
         stale = 0
         if not self.superseded:  # no entry was superseded by a re-stamp: every due item is still held, as queued
-            for position in due:
-                retract(memories[owners[position]].triple_of(items[position]))
+            for item, owner in expiry.take(due):
+                retract(memories[owner].triple_of(item))
         else:
-            for position in due:
-                item, memory = items[position], memories[owners[position]]
+            for item, owner in expiry.take(due):
+                memory = memories[owner]
                 item_key, _, buckets = memory.home
                 bag = buckets.get(item_key(item))
                 if bag is item or (bag is not None and type(bag) is not tuple
@@ -212,8 +212,7 @@ class SparkwaveEngine:
                 else:
                     stale += 1  # re-stamped since: it leaves with its later entry
             self.superseded -= stale
-        self.wmes.count -= len(due) - stale
-        expiry.compact(due)
+        self.wmes.count -= due - stale
 
     def _apply_updates(self, event: Event) -> None:
         present = self.present
