@@ -32,12 +32,17 @@ Where the code departs from the paper, and why:
 7. Join order is chosen at build time (most constants first, connected patterns next), not taken
    from the pattern text.
 8. Compact state (issue 22). A token ``(parent, triple)`` is kept as its row of bound values, which
-   names both (the parent's row is its prefix; the triple is the pattern filled from the row), in a
-   β-memory mapping row to ``τ_start``; a WME is its triple (terms interned) mapped to its stamp. No
-   token links to its children or its triple, so retraction is rematch-based (Doorenbos 1995): a
-   leaving triple's tokens are its joins now, found by the same hash indexes as when it arrived, and
-   Algorithm 1's ``triple.tokens`` is computed, not stored. Hash buckets holding one tuple are the
-   tuple itself (``bags``). When every variable is selected, the last memory's rows are the answers.
+   names both (the parent's row is its prefix; the triple is the pattern filled from the row), with its
+   ``τ_start``: a memory with children holds each token once, as a held row (values, then ``τ_start``)
+   in its children's hash indexes, and only the last memory of a chain keeps a dict from row to
+   ``τ_start``. A WME is an item of each α-memory it passes (its terms at the memory's variable
+   positions, interned, then its stamp), found through the memory's home index: there is no working
+   memory beside the α-memories and no per-triple object beside the item, and a first join's token is
+   its triple's item itself. No token links to its children or its triple, so retraction is
+   rematch-based (Doorenbos 1995): a leaving triple's tokens are its joins now, found by the same hash
+   indexes as when it arrived, and Algorithm 1's ``triple.tokens`` is computed, not stored. Hash buckets
+   holding one tuple are the tuple itself (``bags``). When every variable is selected, the last memory's
+   rows are the answers.
 9. Beyond the paper: deletions on unbounded streams (Rete retraction), FILTERs tested at the first
    join where their variables are bound (``engines.model.filters``), variable predicates, constants in
    any position, repeated variables in one pattern (α tests), disconnected patterns, and

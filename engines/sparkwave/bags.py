@@ -6,6 +6,11 @@ type), and an empty Python set costs 216 bytes. So a bucket is the tuple itself 
 handful) while it holds up to ``FEW_MAX``, and a set beyond (removal stays O(1) for the large buckets of
 low-selectivity joins and cross products). A bucket that empties leaves its index. Items are plain
 tuples, never a ``Few`` or a set, so the type of a bucket says its shape.
+
+The β-memories' buckets hold *held rows*: a token's row of ``width`` values followed by its ``τ_start``,
+so that a memory with children keeps each token once, in its children's indexes, and no dict from row to
+start beside them. A held row is found by its values (its start changes when the chain is refreshed), so
+a large bucket of held rows is a dict from values to held row instead of a set.
 """
 
 from __future__ import annotations
@@ -55,4 +60,77 @@ def bag_items(bag) -> tuple:
     shape = type(bag)
     if shape is tuple:
         return (bag,)
-    return bag if shape is Few else tuple(bag)
+    if shape is Few:
+        return bag
+    return tuple(bag.values()) if shape is dict else tuple(bag)
+
+
+def held_add(buckets: dict, key, held: tuple, width: int) -> None:
+    """Add the held row ``held`` (its values not yet in the bucket ``key``)."""
+    bag = buckets.get(key)
+    if bag is None:
+        buckets[key] = held
+    else:
+        shape = type(bag)
+        if shape is tuple:
+            buckets[key] = Few((bag, held))
+        elif shape is Few:
+            if len(bag) < FEW_MAX:
+                buckets[key] = Few((*bag, held))
+            else:
+                grown = {item[:width]: item for item in bag}
+                grown[held[:width]] = held
+                buckets[key] = grown
+        else:
+            bag[held[:width]] = held
+
+
+def held_find(bag, values: tuple, width: int) -> tuple | None:
+    """The held row of ``values`` in a bucket (``None``: no bucket), or None."""
+    if bag is None:
+        return None
+    shape = type(bag)
+    if shape is tuple:
+        return bag if bag[:width] == values else None
+    if shape is Few:
+        for item in bag:
+            if item[:width] == values:
+                return item
+        return None
+    return bag.get(values)
+
+
+def held_remove(buckets: dict, key, values: tuple, width: int) -> bool:
+    """Remove the held row of ``values`` from the bucket ``key``; False if it holds none."""
+    bag = buckets.get(key)
+    if bag is None:
+        return False
+    shape = type(bag)
+    if shape is tuple:
+        if bag[:width] != values:
+            return False
+        del buckets[key]
+    elif shape is Few:
+        rest = [item for item in bag if item[:width] != values]
+        if len(rest) == len(bag):
+            return False
+        buckets[key] = rest[0] if len(rest) == 1 else Few(rest)
+    else:
+        if bag.pop(values, None) is None:
+            return False
+        if not bag:
+            del buckets[key]
+    return True
+
+
+def held_replace(buckets: dict, key, held: tuple, width: int) -> None:
+    """Put ``held`` in place of the held row with the same values (present) in the bucket ``key``."""
+    bag = buckets[key]
+    shape = type(bag)
+    if shape is tuple:
+        buckets[key] = held
+    elif shape is Few:
+        values = held[:width]
+        buckets[key] = Few([held if item[:width] == values else item for item in bag])
+    else:
+        bag[held[:width]] = held

@@ -10,8 +10,8 @@ One event, in the engine's one thread (section 3.7):
    of this event can miss a triple that this event brings back.
 3. Collection (Algorithm 1): the triples whose stamp is before the window's start at this instant
    leave every α-memory, with the tokens built on them; the complete matches among those tokens
-   are the removed matches. The queue of stamps is in time order (stamps only grow), so collection
-   touches only what leaves.
+   are the removed matches. Each α-memory's queue of the items it owns (a WME's first memory owns
+   it) is in time order (stamps only grow), so collection touches only what leaves.
 4. Unbounded windows: updates apply in order; a triple's support counts its present sources (the
    static triples and the distinct streamed triples deriving it), and a delete that drops it to
    zero retracts the triple (Rete retraction). An insert of a present triple, or a delete of an
@@ -27,8 +27,8 @@ collected and never in a token's interval; their answers are first reported at t
 
 from __future__ import annotations
 
-from collections import Counter, deque
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from sys import intern
 from typing import ClassVar
 
@@ -36,7 +36,10 @@ from common.errors import EngineError, StreamError
 from engines.model.stream import DELETE, NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities, MultiDelta, check_supported
 from engines.rdfs import RDF_TYPE
+from engines.sparkwave.alpha import WorkingMemory, passing
+from engines.sparkwave.bags import held_find
 from engines.sparkwave.epsilon import EpsilonNetwork
+from engines.sparkwave.expiry import ExpiryQueue
 from engines.sparkwave.network import ReteNetwork
 
 SPARKWAVE_CAPABILITIES = Capabilities(
@@ -48,9 +51,6 @@ SPARKWAVE_CAPABILITIES = Capabilities(
     output="delta",
     shares="α-memories and join nodes of the queries with one window and entailment (one network per window)",
 )
-
-
-_ABSENT = object()
 
 
 class SparkwaveEngine:
@@ -87,13 +87,10 @@ class SparkwaveEngine:
             node.alpha = None if node.term == RDF_TYPE and not is_class else (
                 self.rete.alpha.wired(RDF_TYPE, node.term) if is_class else self.rete.alpha.wired(node.term)
             )
-        self.wmes = self.rete.stamps  # the working memory: triple -> stamp (None: static)
+        self.wmes = WorkingMemory(self.rete.alpha)  # triple -> stamp (None: static), read from the α-memories
         self.support: dict[Triple, int] = {}  # unbounded: how many present sources derive each WME (and static ones)
-        # the collection queue in time order: the triples stamped at each instant, flat, and per instant its
-        # stamp and how many (no per-event container)
-        self.expiry: deque[Triple] = deque()
-        self.expiry_stamps: deque[int] = deque()
-        self.expiry_counts: deque[int] = deque()
+        self.expiry = ExpiryQueue()  # windows: the stamped items in stamp order (Algorithm 1's collection)
+        self.superseded = 0  # queued entries whose WME was re-stamped since (the collector skips them)
         self.present: set[Triple] = set()  # unbounded: the streamed triples in D(τ)
         self._last_ts: int | None = None
         self._first = True
@@ -109,24 +106,27 @@ class SparkwaveEngine:
 
     # ------------------------------------------------------------------ working memory
 
-    def _memories(self, triple: Triple, node) -> list:
+    def _memories(self, triple: Triple, node) -> Sequence:
         candidates = node.alpha if node is not None and node.alpha is not None else self.rete.alpha.candidates(triple)
-        return [memory for memory in candidates if memory.passes(triple)]
+        return passing(candidates, triple)
 
-    def _insert(self, triple: Triple, node, stamp: int | None) -> Triple | None:
-        """A new WME into the α-memories it passes, joins run deepest node first; its interned triple, None if it passes none."""
-        memories = self._memories(triple, node)
-        if not memories:
-            return None
+    def _insert(self, triple: Triple, memories: Sequence, stamp: int | None) -> tuple:
+        """A new WME into the α-memories it passes (``memories``), joins run deepest node first; its owner's item."""
         s, p, o = triple
         triple = (intern(s), intern(p), intern(o))  # one string per distinct term, however many batches bring it
-        self.wmes[triple] = stamp
-        for memory in memories:
-            memory.add(triple)
-        for memory in memories:
+        self.wmes.count += 1
+        if len(memories) == 1:
+            memory = memories[0]
+            item = memory.add(memory.values_of(triple), stamp)
             for join in memory.successors:
-                join.right_activate(triple, stamp)
-        return triple
+                join.right_activate(triple, stamp, item)
+            return item
+        items = {memory: memory.add(memory.values_of(triple), stamp) for memory in memories}
+        # deepest first across all its memories too (Doorenbos), or a join would make a token twice
+        for join in sorted({join for memory in memories for join in memory.successors},
+                           key=lambda join: -join.output.depth):
+            join.right_activate(triple, stamp, items[join.alpha])
+        return items[memories[0]]
 
     def _retract(self, triple: Triple) -> None:
         memories = self.rete.alpha.passed_by(triple)
@@ -135,14 +135,15 @@ class SparkwaveEngine:
                 join.right_retract(triple)  # before the triple leaves the α-memories: rematch reads them
         for memory in memories:
             memory.remove(triple)
-        del self.wmes[triple]
 
     def _support(self, triple: Triple, node, stamp: int | None) -> None:
-        if triple in self.wmes:
+        memories = self._memories(triple, node)
+        if not memories:
+            return  # it passes no α test: nothing holds it
+        if memories[0].find(triple) is not None:
             self.support[triple] += 1
-            return
-        triple = self._insert(triple, node, stamp)
-        if triple is not None:
+        else:
+            self._insert(triple, memories, stamp)
             self.support[triple] = 1
 
     def _unsupport(self, triple: Triple) -> None:
@@ -154,6 +155,7 @@ class SparkwaveEngine:
         else:
             del self.support[triple]
             self._retract(triple)
+            self.wmes.count -= 1
 
     # ------------------------------------------------------------------ events
 
@@ -178,37 +180,59 @@ class SparkwaveEngine:
         return self._delta()
 
     def _arrive(self, event: Event, now: int) -> None:
-        fresh: dict[Triple, object] = {}
-        stamped: list[Triple] = []
-        wmes = self.wmes
+        fresh: dict[Triple, list] = {}
+        stamped: list[tuple] = []  # the items stamped now, and their owners' codes
+        owners: list[int] = []
+        memories_of = self._memories
         for update in event.updates:
             for triple, node in self.epsilon.closure(update.triple):
-                stamp = wmes.get(triple, _ABSENT)
-                if stamp is _ABSENT:
-                    fresh.setdefault(triple, node)
-                elif stamp is not None and stamp < now:
-                    s, p, o = triple
-                    triple = (intern(s), intern(p), intern(o))
-                    wmes[triple] = now
-                    stamped.append(triple)
-        for triple, node in fresh.items():
-            triple = self._insert(triple, node, now)
-            if triple is not None:
-                stamped.append(triple)
+                memories = memories_of(triple, node)
+                if not memories:
+                    continue  # it passes no α test: not a WME
+                owner = memories[0]
+                _, triple_key, buckets = owner.home
+                bag = buckets.get(triple_key(triple))
+                item = None if bag is None else held_find(bag, owner.values_of(triple), owner.width)
+                if item is None:
+                    if triple not in fresh:
+                        fresh[triple] = memories
+                    continue
+                stamp = item[owner.width]
+                if stamp is not None and stamp < now:
+                    self.superseded += 1  # its queued entry is stale from now on
+                    stamped.append(owner.restamp(item, now))
+                    owners.append(owner.code)
+                    for memory in memories[1:]:
+                        memory.restamp(memory.find(triple), now)
+        for triple, memories in fresh.items():
+            stamped.append(self._insert(triple, memories, now))
+            owners.append(memories[0].code)
         if stamped:
-            self.expiry.extend(stamped)
-            self.expiry_stamps.append(now)
-            self.expiry_counts.append(len(stamped))
+            self.expiry.push(now, stamped, owners)
 
     def _collect(self, start: int) -> None:
         """Algorithm 1: every triple stamped before the window's start leaves, with its tokens."""
-        expiry, stamps, counts, wmes = self.expiry, self.expiry_stamps, self.expiry_counts, self.wmes
-        while stamps and stamps[0] < start:
-            stamp = stamps.popleft()
-            for _ in range(counts.popleft()):
-                triple = expiry.popleft()
-                if wmes.get(triple) == stamp:  # not re-stamped since (nor static, nor gone)
-                    self._retract(triple)
+        expiry = self.expiry
+        due = expiry.due(start)
+        if not due:
+            return
+        memories, retract = self.rete.alpha.by_code, self._retract
+        stale = 0
+        if not self.superseded:  # no entry was superseded by a re-stamp: every due item is still held, as queued
+            for item, owner in expiry.take(due):
+                retract(memories[owner].triple_of(item))
+        else:
+            for item, owner in expiry.take(due):
+                memory = memories[owner]
+                item_key, _, buckets = memory.home
+                bag = buckets.get(item_key(item))
+                if bag is item or (bag is not None and type(bag) is not tuple
+                                   and held_find(bag, item[:memory.width], memory.width) is item):
+                    retract(memory.triple_of(item))
+                else:
+                    stale += 1  # re-stamped since: it leaves with its later entry
+            self.superseded -= stale
+        self.wmes.count -= due - stale
 
     def _apply_updates(self, event: Event) -> None:
         present = self.present

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engines.model.filters import compile_filters
-from engines.model.stream import Expr, Triple, TriplePattern, conjuncts, expr_variables, is_variable
+from engines.model.stream import Expr, TriplePattern, conjuncts, expr_variables, is_variable
 from engines.sparkwave.alpha import AlphaNetwork, key_getter
 from engines.sparkwave.beta import INF, BetaMemory, Clock, JoinNode, Production
 
@@ -53,9 +53,8 @@ class ReteNetwork:
     def __init__(self) -> None:
         self.alpha = AlphaNetwork()
         self.clock = Clock()
-        self.stamps: dict[Triple, int | None] = {}  # the working memory: each WME's triple -> its stamp
         self.root = BetaMemory(None, 0, 0)
-        self.root.rows[()] = INF  # the root's one empty token: no triple, so no stamp bounds it
+        self.root.add((), INF)  # the root's one empty token: no triple, so no stamp bounds it
         self.join_nodes: dict[tuple, JoinNode] = {}
         self.productions: list[Production] = []
         self.shared_join_nodes = 0
@@ -92,7 +91,7 @@ class ReteNetwork:
             node = self.join_nodes.get(key)
             if node is None:
                 accept = compile_filters(here, names) if here else None
-                node = JoinNode(memory, alpha, left, right, new, sources, accept, self.clock, self.stamps)
+                node = JoinNode(memory, alpha, left, right, new, sources, accept, self.clock)
                 self.join_nodes[key] = node
             else:
                 self.shared_join_nodes += 1

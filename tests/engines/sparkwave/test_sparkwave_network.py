@@ -126,7 +126,7 @@ def test_sparkwave_takes_no_options_and_names_the_ones_it_got():
 def test_static_data_never_widens_a_token_and_stream_triples_do():
     engine = SparkwaveEngine(query("?x :p ?y . ?y :q ?z"), static=[(x("a"), x("p"), x("b"))])
     engine.push(event(0, 5, (x("b"), x("q"), x("c"))))
-    partial, complete = (memory.rows for memory in engine.rete.beta_memories())
+    partial, complete = (memory.starts() for memory in engine.rete.beta_memories())
     assert complete == {(x("a"), x("b"), x("c")): 5}  # each token's row and τ_start
     assert partial == {(x("a"), x("b")): INF}  # the static triple's token
 
@@ -137,7 +137,7 @@ def test_a_re_stamped_triple_refreshes_the_interval_instead_of_refusing_the_join
     engine.push(event(1, 3, (x("a"), x("p"), x("b"))))  # seen again: still in the window at ts 6
     delta = engine.push(event(2, 6, (x("b"), x("q"), x("c"))))
     assert delta.added == [(x("a"), x("b"), x("c"))]
-    partial, complete = (memory.rows for memory in engine.rete.beta_memories())
+    partial, complete = (memory.starts() for memory in engine.rete.beta_memories())
     assert complete == {(x("a"), x("b"), x("c")): 3}
     assert partial == {(x("a"), x("b")): 3}  # refreshed along the chain
     assert engine.rete.stats()["tokens_refused"] == 0
@@ -169,3 +169,27 @@ def test_window_kinds_tumbling():
     assert engine.push(event(1, 9, (x("b"), x("q"), x("c")))).added == [(x("a"), x("b"), x("c"))]
     assert engine.push(event(2, 10, (x("b"), x("q"), x("d")))).removed == [(x("a"), x("b"), x("c"))]
     assert engine.stats()["tokens"] == 0 and engine.stats()["wmes"] == 1
+
+
+def test_a_re_stamped_triple_leaves_with_its_last_stamp_and_its_stale_entry_is_skipped_once():
+    engine = SparkwaveEngine(query("?x :p ?y . ?x :q ?z", window="sliding:4:1"))
+    pq = (x("a"), x("p"), x("b")), (x("a"), x("q"), x("c"))
+    assert engine.push(event(0, 0, *pq)).added == [(x("a"), x("b"), x("c"))]
+    engine.push(event(1, 3, pq[0]))  # :p again: its entry of ts 0 is stale from now on
+    assert engine.superseded == 1 and engine.stats()["expiry_queue"] == 3
+    delta = engine.push(event(2, 4))  # the window starts at 1: :q (ts 0) leaves, :p's stale entry is skipped
+    assert delta.removed == [(x("a"), x("b"), x("c"))]
+    assert engine.superseded == 0 and engine.wmes[pq[0]] == 3 and pq[1] not in engine.wmes
+    assert engine.stats()["wmes"] == 1 and engine.stats()["expiry_queue"] == 1
+    engine.push(event(3, 7))  # the window starts at 4: :p (ts 3) leaves
+    assert engine.stats()["wmes"] == 0 and engine.stats()["alpha_entries"] == 0
+
+
+def test_the_working_memory_is_the_alpha_items_and_first_tokens_share_them():
+    engine = SparkwaveEngine(query("?x :p ?y . ?y :q ?z"))
+    engine.push(event(0, 2, (x("a"), x("p"), x("b"))))
+    memory = engine.rete.alpha.by_code[0]
+    item = memory.find((x("a"), x("p"), x("b")))
+    assert item == (x("a"), x("b"), 2) and engine.wmes[(x("a"), x("p"), x("b"))] == 2
+    first = next(iter(engine.rete.join_nodes.values())).output
+    assert first.held_rows()[0] is item  # the first join's token is the α item itself, not a copy
