@@ -81,6 +81,9 @@ class Plan:
 def plan(spark, query: ContinuousQuery, rows: DataFrame, static: tuple, schema: tuple, *,
          ranges: int = 1, max_events: int | None = None, count: int | None = None, check=None) -> Plan:
     """The one plan both entries run: timeline, presences, matches, lifetimes, changes (``check(timeline)`` refuses bad rows first)."""
+    if query.named_windows:
+        raise OracleLimitation(f"the Spark oracle takes one window; query {query.name} has {len(query.named_windows)} "
+                               "named windows (use --oracle rdflib or plain)")
     line = timeline(rows, query.window, ranges, max_events, count)
     if check is not None:
         check(line)
