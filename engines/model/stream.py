@@ -292,6 +292,13 @@ class ContinuousQuery:
             raise ValueError("pattern_windows needs one entry per pattern in a query over named windows")
 
     @property
+    def window_spec(self) -> str:
+        """The window as reports print it: its spec, or each named window as ``name=spec@stream``."""
+        if not self.named_windows:
+            return self.window.spec()
+        return " ".join(f"{named.name}={named.window.spec()}@<{named.stream}>" for named in self.named_windows)
+
+    @property
     def streams(self) -> tuple[str, ...]:
         """The IRIs of the streams the named windows read, in the order the query declares them (empty: one stream)."""
         return tuple(dict.fromkeys(named.stream for named in self.named_windows))

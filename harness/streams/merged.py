@@ -99,6 +99,22 @@ class MergedStream:
     def triple_count(self) -> int:
         return self.index().triples
 
+    def limited(self, max_events: int | None) -> MergedStream:
+        """The same merge cut to its first ``max_events`` instants."""
+        return MergedStream(self.sources, max_events)
+
     def materialise(self) -> Stream:
         """The merged stream in memory, for what reads it as a sequence."""
         return Stream(events=tuple(self.events), static=self.static, schema=self.schema, provenance=self.provenance)
+
+
+def open_merged(query, directories: dict[str, str], *, max_events: int | None = None) -> MergedStream:
+    """The query's streams opened from ``directories`` (stream IRI -> directory), in its declaration order, as one."""
+    from harness.streams.reader import open_stream
+
+    sources = []
+    for iri in query.streams:
+        window = next(named.window for named in query.named_windows if named.stream == iri)
+        # each source may stop at max_events: the merge's first max_events events come from those
+        sources.append((iri, open_stream(directories[iri], max_events=max_events).checked_against(window)))
+    return MergedStream(tuple(sources), max_events)

@@ -39,7 +39,7 @@ def test_engines_json_lists_capabilities(capsys):
     rows = {row["name"]: row["capabilities"] for row in json.loads(out)}
     assert rows["reeval"] == {"windows": ["event", "sliding", "unbounded"], "deletions": True,
                               "entailment": ["none", "rdfs"], "static": True, "filters": True,
-                              "output": "delta", "matches": True}
+                              "output": "delta", "matches": True, "streams": 64}
     assert rows["scan"]["matches"] is False
 
 
