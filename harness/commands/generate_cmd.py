@@ -23,7 +23,7 @@ def add_parser(subparsers) -> None:
         description="Generate a dataset's stream. LUBM reproduces UBA 1.7 exactly (scale = universities); "
         "taxi makes NYC-taxi-like trips (scale = trips); bsbm makes BSBM offers in publish-date order "
         "(scale = products, 20 offers each). "
-        "lsbench: S2Gen-like social streams (scale = users; options days, stream=all|posts,comments,likes,photos,gps); "
+        "lsbench: S2Gen-like social streams (scale = users; options days, stream=all|posts,comments,likes,postlikes,photolikes,photos,gps); "
         "snb: LDBC-SNB-like (scale = persons; options years, events=message|week).",
     )
     parser.add_argument("dataset", choices=sorted(DATASETS), help="dataset to generate")
