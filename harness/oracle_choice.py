@@ -43,6 +43,4 @@ def choose_oracle(name: str, query: ContinuousQuery, stream, instants: list[int]
     """``name`` itself, or for ``auto``: rdflib up to REEVALUATION_LIMIT triple-instants, spark beyond."""
     if name != "auto":
         return name
-    if query.named_windows:
-        return "rdflib"  # the Spark oracle takes one window
     return "spark" if reevaluation_cost(query, stream, instants) > REEVALUATION_LIMIT else "rdflib"

@@ -151,7 +151,7 @@ def _spark_oracle_answers(query: ContinuousQuery, stream, instants: list[int]):
 
         return oracle_answers_from_directory(spark, query, str(directory), instants, max_events=stream.max_events,
                                              validate=stream.validate)
-    return history_answers(spark, query, stream, instants)
+    return history_answers(spark, query, in_memory(stream), instants)  # a merge of several streams is read here
 
 
 def in_memory(stream) -> Stream:

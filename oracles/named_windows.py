@@ -14,7 +14,8 @@ from engines.model.stream import DELETE, Event, NamedWindow, Triple
 from oracles.window import window_start
 
 
-def _check(events: Sequence[Event]) -> None:
+def check_merged(events: Sequence[Event]) -> None:
+    """Raise StreamError for decreasing timestamps in the merge, or a deletion (named windows are insert-only)."""
     for position in range(1, len(events)):
         if events[position].ts < events[position - 1].ts:
             raise StreamError(f"merged event {events[position].index} has timestamp {events[position].ts} "
@@ -29,7 +30,7 @@ def named_window_contents(
 ) -> Iterator[tuple[int, tuple[frozenset[Triple], ...]]]:
     """``(position, (D_0, D_1, ...))`` after the event at each position (every position, or the given ones)."""
     events = tuple(events)
-    _check(events)
+    check_merged(events)
     wanted = range(len(events)) if positions is None else sorted(set(positions))
     if wanted and (wanted[0] < 0 or wanted[-1] >= len(events)):
         raise WindowError(f"instant positions must lie in 0..{len(events) - 1}")
