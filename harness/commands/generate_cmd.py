@@ -24,7 +24,7 @@ def add_parser(subparsers) -> None:
         "taxi makes NYC-taxi-like trips (scale = trips); bsbm makes BSBM offers in publish-date order "
         "(scale = products, 20 offers each). "
         "lsbench: S2Gen-like social streams (scale = users; options days, stream=all|posts,comments,likes,postlikes,photolikes,photos,gps); "
-        "snb: LDBC-SNB-like (scale = persons; options years, events=message|week).",
+        "snb: LDBC-SNB-like (scale = persons; options years, events=message|week, stream=all|messages,likes,...).",
     )
     parser.add_argument("dataset", choices=sorted(DATASETS), help="dataset to generate")
     parser.add_argument("--scale", type=int, required=True, help="LUBM: universities; taxi: trips; bsbm: products")
