@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from common.errors import StreamError
 from engines.model.stream import Event, NamedWindow, Triple
 from engines.window_state import WindowState
 
@@ -28,6 +29,9 @@ class NamedWindowsState:
         return tuple(window.content for window in self.windows)
 
     def advance(self, event: Event) -> list[tuple[set[Triple], set[Triple]]]:
+        if event.stream not in self.streams:  # a stream no window reads: not the harness's merge (one stream fed as is?)
+            raise StreamError(f"event {event.index} comes from stream {event.stream!r}, which no named window reads "
+                              f"(they read {', '.join(dict.fromkeys(self.streams))})")
         expiry = None
         changes = []
         for window, stream in zip(self.windows, self.streams):

@@ -42,6 +42,8 @@ class NamedWindows:
     def advance(self, event: Event, route, predicates) -> tuple[dict[int, list], list, dict[int, list], list]:
         """Every window moved to the event's instant: (rows added by pattern, triples added, rows removed, triples removed)."""
         reading = [k for k, stream in enumerate(self.streams) if stream == event.stream]
+        if not reading:  # a stream no window reads: not the harness's merge (one stream fed as is?)
+            raise StreamError(f"event {event.index} comes from stream {event.stream!r}, which no named window reads")
         kept: dict[int, list] = {k: [] for k in reading}
         if reading:
             own = self.own

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from common.errors import ConfigError, StreamError
 from harness.streams import write_stream
 from tests.conformance.checks import build_stream
 from tests.harness.test_cli import _run
@@ -81,3 +82,25 @@ def test_a_one_window_query_takes_one_stream(inputs, capsys):
     code, _, err = _run(capsys, "run", "--engine", "reeval", "--stream", str(inputs / "one"), "--stream",
                         str(inputs / "two"), "--query", str(inputs / "one.rq"), "--window", "sliding:3:1")
     assert code == 2 and "--stream was given 2 times" in err
+
+
+def test_one_stream_fed_as_is_to_a_query_over_named_windows_is_refused(inputs):
+    from engines.model.query import load_query
+    from harness.engines_setup import build_engine
+    from harness.streams.reader import open_stream
+
+    query = load_query(inputs / "q.rq")
+    stream = open_stream(inputs / "one")
+    for engine_name in ("reeval", "tpjoin-lazy", "oxigraph"):
+        engine = build_engine(engine_name, query, stream)
+        with pytest.raises(StreamError, match="which no named window reads"):
+            engine.push(next(iter(stream.events)))
+
+
+def test_bench_refuses_a_query_over_named_windows(inputs):
+    from harness.bench.cell import _load_inputs
+
+    cell = {"query_path": str(inputs / "q.rq"), "window": None, "entailment": None, "stream_dir": str(inputs / "one"),
+            "max_events": 0}
+    with pytest.raises(ConfigError, match="cgpm bench reads one stream"):
+        _load_inputs(cell)
