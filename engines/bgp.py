@@ -85,9 +85,13 @@ def evaluate_bgp(
     variables: Sequence[str],
     index: TripleIndex,
     accept: Callable[[Mapping], bool] | None = None,
+    pattern_indexes: Sequence[TripleIndex] | None = None,
 ) -> set[Mapping]:
-    """All full mappings of ``patterns`` over ``index`` (in ``variables`` order) that ``accept`` keeps."""
-    pending = [_pattern_rows(pattern, index) for pattern in patterns]
+    """All full mappings of ``patterns`` over ``index`` (in ``variables`` order) that ``accept`` keeps.
+
+    ``pattern_indexes`` gives each pattern a graph of its own (a query over named windows); else all match ``index``."""
+    graphs = pattern_indexes if pattern_indexes is not None else [index] * len(patterns)
+    pending = [_pattern_rows(pattern, graph) for pattern, graph in zip(patterns, graphs)]
     if any(not rows for _, rows in pending):
         return set()
     pending.sort(key=lambda item: len(item[1]))

@@ -36,6 +36,8 @@ class Capabilities:
     output: str = "delta"
     matches: bool = True  # False for cost floors such as ``scan`` that compute no answers
     shares: str = ""  # what queries registered in one instance share ("" for none: one instance per query)
+    # how many named windows (each over its stream, DESIGN.md section 2, Several streams) a query may have
+    streams: int = 1
 
     def __post_init__(self) -> None:
         if self.output not in OUTPUTS:
@@ -51,10 +53,14 @@ class Capabilities:
             "output": self.output,
             "matches": self.matches,
             "shares": self.shares,
+            "streams": self.streams,
         }
 
     def refusal(self, query: ContinuousQuery, *, has_static: bool = False, has_deletions: bool = False) -> str | None:
         """Why this engine cannot run ``query`` on such a stream, or None when it can."""
+        if len(query.named_windows) > self.streams:
+            return (f"queries over {len(query.named_windows)} named windows (it evaluates "
+                    f"{'one window over one stream' if self.streams == 1 else f'at most {self.streams}'})")
         if query.window.kind not in self.windows:
             return f"{query.window.kind} windows (it supports: {', '.join(sorted(self.windows))})"
         if query.entailment not in self.entailment:

@@ -80,16 +80,19 @@ def checkpoints(query: ContinuousQuery, stream, every: int) -> list[int]:
     if every <= 1 or count == 0:
         return list(range(count))
     chosen = set(range(0, count, every)) | {count - 1}
+    # named windows: where any window's range drops an event of any stream (a superset of where each drops its own)
+    windows = [named.window for named in query.named_windows] or [query.window]
     window = query.window
     if window.kind == "event":
         chosen |= set(range(count))
     elif window.kind == "sliding":
         timestamps = timeline.ts
-        starts = ((timestamps - window.range_ms) // window.slide_ms + 1) * window.slide_ms
-        # events before instant i's window: how many have left it by then (never more than i)
-        expired = np.minimum(np.searchsorted(timestamps, starts, side="left"), np.arange(count))
-        grew = np.flatnonzero(np.diff(np.concatenate(([0], expired))) > 0)
-        chosen |= set(grew.tolist())
+        for window in windows:
+            starts = ((timestamps - window.range_ms) // window.slide_ms + 1) * window.slide_ms
+            # events before instant i's window: how many have left it by then (never more than i)
+            expired = np.minimum(np.searchsorted(timestamps, starts, side="left"), np.arange(count))
+            grew = np.flatnonzero(np.diff(np.concatenate(([0], expired))) > 0)
+            chosen |= set(grew.tolist())
     elif timeline.has_deletions:
         chosen |= set(np.flatnonzero(timeline.deletes).tolist())
     return sorted(chosen)
@@ -148,7 +151,7 @@ def _spark_oracle_answers(query: ContinuousQuery, stream, instants: list[int]):
 
         return oracle_answers_from_directory(spark, query, str(directory), instants, max_events=stream.max_events,
                                              validate=stream.validate)
-    return history_answers(spark, query, stream, instants)
+    return history_answers(spark, query, in_memory(stream), instants)  # a merge of several streams is read here
 
 
 def in_memory(stream) -> Stream:
@@ -180,7 +183,7 @@ def verify(
     if oracle_results is None:
         oracle = choose_oracle(oracle, query, stream, oracle_instants)
     result = VerifyResult(
-        engine=engine_cls.name, query=query.name, window=query.window.spec(), oracle=oracle,
+        engine=engine_cls.name, query=query.name, window=query.window_spec, oracle=oracle,
         checked=describe_checkpoints(every), events=timeline_of(stream).events,
     )
     if oracle_results is None and oracle == "spark":

@@ -5,7 +5,9 @@ graph), closed under ``oracles.entailment`` when the query asks for ``rdfs`` wit
 schema; the oracle (``rdflib``, the reference; ``plain``, the independent second oracle; or
 ``oxigraph``, a further cross-check where it keeps term identity) evaluates the query over G from
 scratch. Only the *content* is maintained incrementally (the oracle's graph is updated by
-difference, the closure of each triple is cached); the query is always evaluated anew.
+difference, the closure of each triple is cached); the query is always evaluated anew. A query over
+named windows gets each window's graph D_k(τ_i) from ``oracles.named_windows`` and the static graph
+apart, each closed on its own (rdflib and plain take it; oxigraph and Spark say they cannot).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from common.errors import ConfigError, WindowError
 from engines.model.stream import ContinuousQuery, Mapping, Stream, Triple
 from oracles.entailment import Entailer
+from oracles.named_windows import named_window_contents
 from oracles.oxigraph_oracle import OxigraphOracle
 from oracles.plain_oracle import PlainOracle
 from oracles.rdflib_oracle import RdflibOracle
@@ -60,6 +63,13 @@ def oracle_answers(
     static = frozenset(stream.static)
     if entailer is not None:
         static = entailer.close(static)
+    if query.named_windows:
+        for position, contents in named_window_contents(events, query.named_windows, positions):
+            graphs = [entailer.close(content) for content in contents] if entailer is not None else contents
+            evaluator.set_graphs(static, graphs)
+            event = events[position]
+            yield event.index, event.ts, evaluator.answers()
+        return
     for position, content in window_contents(events, query.window, positions):
         graph = (entailer.close(content) | static) if entailer is not None else (content | static)
         evaluator.set_content(graph)

@@ -122,6 +122,9 @@ class OxigraphOracle:
     """Holds G in a pyoxigraph Store (updated by difference) and evaluates one query over it from scratch."""
 
     def __init__(self, query: ContinuousQuery) -> None:
+        if query.named_windows:
+            raise OracleLimitation(f"the oxigraph oracle takes one window; query {query.name} has "
+                                   f"{len(query.named_windows)} named windows (use --oracle rdflib or plain)")
         self.query = query
         self.text = _query_text(query.where_sparql, query.patterns, query.variables)
         self.reads_lexical_form = any(_reads_lexical_form(f) for f in query.filters)

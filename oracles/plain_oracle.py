@@ -8,14 +8,15 @@ Query blank nodes are the model's variables ``?_:bK`` and are matched like any o
 Each full mapping is then kept when every FILTER holds (``oracles.plain_filters``, SPARQL 1.1
 section 17 directly). Answers are a set of tuples of the input term strings in
 ``query.variables`` order, as for the other oracles; entailment is applied by the caller
-(``oracles.evaluate`` closes G with ``oracles.entailment``).
+(``oracles.evaluate`` closes G with ``oracles.entailment``). A query over named windows gets one graph
+per window and the static graph (``set_graphs``): each pattern is matched against its own.
 
 It is slow on purpose (no index, no join order): it is the specification, runnable.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from engines.model.stream import ContinuousQuery, Mapping, Triple, TriplePattern, is_variable
 from oracles import nterms
@@ -44,14 +45,17 @@ def _extend(pattern: TriplePattern, triple: Triple, binding: dict[str, str]) -> 
     return extended
 
 
-def match_patterns(patterns: tuple[TriplePattern, ...], triples: frozenset[Triple] | set[Triple]) -> Iterator[dict[str, str]]:
-    """Every binding of the patterns' variables under which each pattern is a triple of ``triples``."""
+def match_patterns(
+    patterns: tuple[TriplePattern, ...], triples: frozenset[Triple] | set[Triple], graphs: Sequence | None = None
+) -> Iterator[dict[str, str]]:
+    """Every binding of the patterns' variables under which each pattern is a triple of ``triples`` (of ``graphs[k]`` when given)."""
+    graphs = graphs if graphs is not None else [triples] * len(patterns)
 
     def backtrack(index: int, binding: dict[str, str]) -> Iterator[dict[str, str]]:
         if index == len(patterns):
             yield binding
             return
-        for triple in triples:
+        for triple in graphs[index]:
             extended = _extend(patterns[index], triple, binding)
             if extended is not None:
                 yield from backtrack(index + 1, extended)
@@ -66,15 +70,21 @@ class PlainOracle:
         self.query = query
         self.patterns = tuple(_canonical_pattern(p) for p in query.patterns)
         self.content: frozenset[Triple] = frozenset()
+        self.graphs: list[frozenset[Triple]] | None = None
 
     def set_content(self, triples: Iterable[Triple]) -> None:
         """Make the graph hold exactly ``triples``."""
         self.content = frozenset(triples)
 
+    def set_graphs(self, static: Iterable[Triple], windows: Sequence[Iterable[Triple]]) -> None:
+        """Make the static graph and each named window's graph hold exactly the given triples."""
+        static, windows = frozenset(static), [frozenset(window) for window in windows]
+        self.graphs = [static if k is None else windows[k] for k in self.query.pattern_windows]
+
     def answers(self) -> frozenset[Mapping]:
         """M over the current graph: the set of full mappings in the query's variable order."""
         answers = set()
-        for binding in match_patterns(self.patterns, self.content):
+        for binding in match_patterns(self.patterns, self.content, self.graphs):
             if all(filter_holds(expr, binding) for expr in self.query.filters):
                 answers.add(tuple(binding[v] for v in self.query.variables))
         return frozenset(answers)

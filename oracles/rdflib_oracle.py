@@ -18,7 +18,8 @@ before translation because rdflib drops a FILTER whose constant is falsy (``FILT
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import warnings
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from types import MethodType
 
@@ -30,7 +31,7 @@ from rdflib.plugins.sparql.parserutils import CompValue, Expr
 from rdflib.plugins.sparql.sparql import Query
 
 from common.errors import QueryError
-from engines.model.stream import ContinuousQuery, Mapping, Triple
+from engines.model.stream import WINDOW_GRAPH, ContinuousQuery, Mapping, Triple
 from oracles import nterms, sparql_fixes
 
 rdflib.NORMALIZE_LITERALS = False
@@ -179,32 +180,52 @@ def _compile(where_sparql: str, patterns: tuple, variables: tuple) -> tuple[Quer
 
 
 class RdflibOracle:
-    """Holds G as an rdflib Graph (updated by difference) and evaluates one query over it from scratch."""
+    """Holds G as an rdflib Graph (updated by difference) and evaluates one query over it from scratch.
+
+    A query over named windows is evaluated over an rdflib Dataset: the static graph is its default graph and
+    window k its named graph ``urn:cgpm:window:k``, which the query's ``where_sparql`` reads with GRAPH."""
 
     def __init__(self, query: ContinuousQuery) -> None:
         self.query = query
-        self.graph = rdflib.Graph()
+        self.dataset = rdflib.Dataset() if query.named_windows else None
+        self.graph = self.dataset.default_graph if self.dataset is not None else rdflib.Graph()
         self.content: set[Triple] = set()
         self.to_input: dict[object, str] = {}
         self.compiled, self.projection = _compile(query.where_sparql, query.patterns, query.variables)
+        self.windows = [self.dataset.graph(URIRef(f"{WINDOW_GRAPH}{k}")) for k in range(len(query.named_windows))]
+        self.window_contents: list[set[Triple]] = [set() for _ in self.windows]
 
     def _node(self, term: str):
         node = nterms.to_rdflib(term)
         self.to_input.setdefault(node, term)
         return node
 
+    def _update(self, graph, content: set[Triple], triples: Iterable[Triple]) -> set[Triple]:
+        wanted = set(triples)
+        for s, p, o in content - wanted:
+            graph.remove((self._node(s), self._node(p), self._node(o)))
+        for s, p, o in wanted - content:
+            graph.add((self._node(s), self._node(p), self._node(o)))
+        return wanted
+
     def set_content(self, triples: Iterable[Triple]) -> None:
         """Make the graph hold exactly ``triples``."""
-        wanted = set(triples)
-        for s, p, o in self.content - wanted:
-            self.graph.remove((self._node(s), self._node(p), self._node(o)))
-        for s, p, o in wanted - self.content:
-            self.graph.add((self._node(s), self._node(p), self._node(o)))
-        self.content = wanted
+        self.content = self._update(self.graph, self.content, triples)
+
+    def set_graphs(self, static: Iterable[Triple], windows: Sequence[Iterable[Triple]]) -> None:
+        """Make the default graph hold the static triples and each window's named graph its triples."""
+        self.content = self._update(self.graph, self.content, static)
+        for k, triples in enumerate(windows):
+            self.window_contents[k] = self._update(self.windows[k], self.window_contents[k], triples)
 
     def answers(self) -> frozenset[Mapping]:
         """M over the current graph: the set of full mappings in the query's variable order."""
-        rows = list(self.graph.query(self.compiled).bindings)
+        if self.dataset is not None:
+            with warnings.catch_warnings():  # rdflib 7's own Dataset.query reads its deprecated default_context
+                warnings.simplefilter("ignore", DeprecationWarning)
+                rows = list(self.dataset.query(self.compiled).bindings)
+        else:
+            rows = list(self.graph.query(self.compiled).bindings)
         answers = set()
         for row in rows:
             mapping = []

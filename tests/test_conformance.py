@@ -14,6 +14,7 @@ from engines.registry import all_engine_names, get_engine, known_engines
 from harness.engines_setup import engine_class_for
 from harness.verify import verify
 from tests.conformance.checks import CHECKS
+from tests.conformance.streams_checks import STREAMS_CHECKS
 
 
 def _runs(engine_name: str, check) -> bool:
@@ -47,7 +48,7 @@ def _marks(name: str, check) -> list:
 CASES = [
     pytest.param(name, check, id=f"{name}:{check.name}", marks=_marks(name, check))
     for name in all_engine_names()
-    for check in CHECKS
+    for check in CHECKS + STREAMS_CHECKS
     if _runs(name, check)
 ]
 
@@ -69,15 +70,34 @@ def test_the_external_reference_engines_are_in_the_suite():
 
 def test_every_check_is_run_by_reeval():
     """reeval has every capability: if a check is not run by it, the check itself is broken."""
-    assert {c.name for c in CHECKS} == {check.name for name, check in (p.values for p in CASES) if name == "reeval"}
+    assert {c.name for c in CHECKS + STREAMS_CHECKS} == {check.name for name, check in (p.values for p in CASES) if name == "reeval"}
 
 
 def test_checks_have_answers():
     """A check whose query never matches proves little: each must produce answers at some instant on reeval."""
-    for check in CHECKS:
+    for check in CHECKS + STREAMS_CHECKS:
         query = parse_query(check.query_text(), window=check.window, entailment=check.entailment)
         engine = get_engine("reeval")(query, static=check.stream().static, schema=check.stream().schema)
         seen = 0
         for event in check.stream().events:
             seen += len(engine.push(event).added)
         assert seen, f"check {check.name} never produces an answer"
+
+
+def test_multi_stream_checks_cover_answers_leaving():
+    """A multi-stream check proves its rule only if answers also leave: each must remove one at some instant on reeval."""
+    for check in STREAMS_CHECKS:
+        query = parse_query(check.query_text(), entailment=check.entailment)
+        stream = check.stream()
+        engine = get_engine("reeval")(query, static=stream.static, schema=stream.schema)
+        assert any(engine.push(event).removed for event in stream.events), f"check {check.name} never removes an answer"
+
+
+def test_engines_without_several_streams_refuse_them_by_name():
+    check = STREAMS_CHECKS[0]
+    query = parse_query(check.query_text(), name=check.name)
+    for name in known_engines():
+        capabilities = get_engine(name).capabilities
+        reason = capabilities.refusal(query)
+        if capabilities.streams < 2:
+            assert reason is not None and "2 named windows" in reason, name

@@ -4,6 +4,9 @@ Known divergence, kept visible by a test: oxigraph canonicalises numeric literal
 (``"01"^^xsd:integer`` is stored as ``"1"^^xsd:integer``), so it cannot keep two input terms
 apart that RDF 1.1 holds distinct but equal in value. Answers map back to the input spelling of
 the last such term loaded; streams without such pairs get exact answers.
+
+A query over named windows keeps window k in the named graph ``urn:cgpm:window:k`` (each closed on its
+own under rdfs) and the static graph in the default graph, and its SPARQL reads them with GRAPH.
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ from collections.abc import Iterable
 import pyoxigraph as ox
 
 from engines.model.sparql_text import select_all_text, sparql_variable
-from engines.model.stream import ContinuousQuery, Delta, Event, Mapping, Triple
+from engines.model.stream import WINDOW_GRAPH, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.model.terms import literal_parts
+from engines.named_windows import NamedWindowsState
 from engines.protocol import Capabilities
 from engines.rdfs import ClosureCounter, Schema
 from engines.window_state import WindowState
@@ -32,6 +36,7 @@ class OxigraphEngine:
         entailment=frozenset({"none", "rdfs"}),
         static=True,
         filters=True,
+        streams=64,  # no limit of its design, as reeval's
     )
 
     def __init__(
@@ -39,8 +44,13 @@ class OxigraphEngine:
     ) -> None:
         self.query = query
         self.store = ox.Store()
-        self.window = WindowState(query.window)
-        self.closure = ClosureCounter(Schema(schema)) if query.entailment == "rdfs" else None
+        self.named = bool(query.named_windows)
+        self.window = NamedWindowsState(query.named_windows) if self.named else WindowState(query.window)
+        closed_with = Schema(schema) if query.entailment == "rdfs" else None
+        self.closure = ClosureCounter(closed_with) if closed_with else None
+        # named windows: one graph and closure each; the static graph alone in the default graph, with its own
+        self.graphs = [ox.NamedNode(f"{WINDOW_GRAPH}{k}") for k in range(len(query.named_windows))]
+        self.closures = [ClosureCounter(closed_with) if closed_with else None for _ in self.graphs]
         self.sparql = select_all_text(query)
         self.solution_variables = [ox.Variable(sparql_variable(v)[1:]) for v in query.variables]
         self.to_input: dict[object, str] = {}
@@ -50,7 +60,7 @@ class OxigraphEngine:
         self._first = True
         # static triples are in every instant's graph: the stream's updates to them change D, never G
         self.static = frozenset(static)
-        self._load(set(self.static), add=True)
+        self._load(set(self.static), add=True, closure=self.closure)
 
     def _term(self, term: str, *, inserted: bool):
         """The store's term for an input term; ``inserted``: the input spelling answers show from now on.
@@ -84,26 +94,38 @@ class OxigraphEngine:
         self._scratch.clear()
         return stored
 
-    def _load(self, triples: set[Triple], *, add: bool) -> None:
-        if self.closure is not None:
-            triples = self.closure.add(triples) if add else self.closure.remove(triples)
+    def _load(self, triples: set[Triple], *, add: bool, closure, graph=_DEFAULT_GRAPH) -> None:
+        if closure is not None:
+            triples = closure.add(triples) if add else closure.remove(triples)
         for s, p, o in triples:
             quad = ox.Quad(self._term(s, inserted=add), self._term(p, inserted=add), self._term(o, inserted=add),
-                           _DEFAULT_GRAPH)
+                           graph)
             if add:
                 self.store.add(quad)
             else:
                 self.store.remove(quad)
 
     def push(self, event: Event) -> Delta:
+        if self.named:
+            changes = self.window.advance(event)
+            if not (self._first or any(added or removed for added, removed in changes)):
+                return Delta()
+            for graph, closure, (added, removed) in zip(self.graphs, self.closures, changes):
+                self._load(removed, add=False, closure=closure, graph=graph)
+                self._load(added, add=True, closure=closure, graph=graph)
+            self._first = False
+            return self._evaluate()
         added, removed = self.window.advance(event)
         if self.static:  # the store is a set: deleting a static triple that the stream also held would drop it
             added, removed = added - self.static, removed - self.static
         if not (added or removed or self._first):
             return Delta()
         self._first = False  # before the first event M is empty, so static-only answers appear at the first
-        self._load(removed, add=False)
-        self._load(added, add=True)
+        self._load(removed, add=False, closure=self.closure)
+        self._load(added, add=True, closure=self.closure)
+        return self._evaluate()
+
+    def _evaluate(self) -> Delta:
         to_input = self.to_input
         answers = {
             tuple(to_input.get(solution[v]) or str(solution[v]) for v in self.solution_variables)

@@ -19,25 +19,14 @@ from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 
-from common.errors import QueryError, WindowError
+from common.errors import QueryError
 from engines.model import stream as m
 from engines.model import terms
-from engines.model.windows import parse_iso_duration, parse_window
+from engines.model.rspql import DeclaredWindow, mask, matching_brace, strip_rspql
+from engines.model.windows import parse_window
 
 # Lexical forms must survive parsing: "01"^^xsd:integer is not "1"^^xsd:integer.
 rdflib.NORMALIZE_LITERALS = False
-
-_PROTECTED = re.compile(
-    r'"""(?:[^"\\]|\\.|"(?!""))*"""'
-    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
-    r'|"(?:[^"\\\n\r]|\\.)*"'
-    r"|'(?:[^'\\\n\r]|\\.)*'"
-    r"|" + terms._IRIREF + r"|#[^\n]*"
-)
-_RSPQL_WINDOW = re.compile(
-    r"FROM\s+NAMED\s+WINDOW\s+(\S+)\s+ON\s+(\S+)\s*\[\s*RANGE\s+(\S+)(?:\s+STEP\s+(\S+))?\s*\]", re.IGNORECASE
-)
-_REGISTER = re.compile(r"\bREGISTER\s+(?:RSTREAM|ISTREAM|DSTREAM)\s+\S+\s+AS\b", re.IGNORECASE)
 
 _UNSUPPORTED_NODES = {
     "LeftJoin": "OPTIONAL",
@@ -55,72 +44,15 @@ _UNSUPPORTED_NODES = {
 }
 
 
-def _mask(text: str, *, keep_iris: bool = False) -> str:
-    """The text with strings, comments (and IRIs unless kept) blanked out, same length, so keywords and braces can be found."""
-
-    def blank(match: re.Match) -> str:
-        found = match.group(0)
-        return found if keep_iris and found[0] == "<" else " " * len(found)
-
-    return _PROTECTED.sub(blank, text)
-
-
-def _matching_brace(masked: str, open_index: int) -> int:
-    depth = 0
-    for index in range(open_index, len(masked)):
-        char = masked[index]
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
-                return index
-    raise QueryError("unbalanced braces in query")
-
-
-def _strip_rspql(text: str) -> tuple[str, m.Window | None]:
-    """Remove the RSP-QL REGISTER prefix and window clause; return plain SPARQL and the window it declared."""
-    masked = _mask(text)
-    register = _REGISTER.search(masked)
-    if register:
-        text = text[: register.start()] + " " * (register.end() - register.start()) + text[register.end():]
-        masked = _mask(text)
-    masked = _mask(text, keep_iris=True)  # window and stream names may be full IRIs
-    windows = list(_RSPQL_WINDOW.finditer(masked))
-    if not windows:
-        if re.search(r"FROM\s+NAMED\s+WINDOW", masked, re.IGNORECASE):
-            raise QueryError("malformed RSP-QL window clause: expected FROM NAMED WINDOW <w> ON <stream> [RANGE PT.. STEP PT..]")
-        return text, None
-    if len(windows) > 1:
-        raise QueryError("a continuous query takes exactly one window; the query declares several")
-    clause = windows[0]
-    name = text[clause.start(1):clause.end(1)]
-    range_ms = parse_iso_duration(clause.group(3))
-    slide_ms = parse_iso_duration(clause.group(4)) if clause.group(4) else 1
-    try:
-        window = m.Window.sliding(range_ms, slide_ms)
-    except WindowError as error:
-        raise QueryError(f"window clause {clause.group(0)!r}: {error}") from None
-    text = text[: clause.start()] + " " * (clause.end() - clause.start()) + text[clause.end():]
-    masked = _mask(text, keep_iris=True)
-    use = re.search(r"WINDOW\s+" + re.escape(name) + r"\s*\{", masked, re.IGNORECASE)
-    if use is None:
-        raise QueryError(f"the window {name} is declared but no 'WINDOW {name} {{ ... }}' uses it")
-    open_index = use.end() - 1
-    close_index = _matching_brace(masked, open_index)
-    text = text[: use.start()] + " " * (open_index + 1 - use.start()) + text[open_index + 1 : close_index] + " " + text[close_index + 1 :]
-    return text, window
-
-
 def _where_sparql(text: str) -> str:
-    masked = _mask(text)
+    masked = mask(text)
     select = re.search(r"\bSELECT\b", masked, re.IGNORECASE)
     if select is None:
         raise QueryError("a continuous query must be a SELECT query")
     open_index = masked.find("{", select.end())
     if open_index < 0:
         raise QueryError("the query has no WHERE { ... } group")
-    close_index = _matching_brace(masked, open_index)
+    close_index = matching_brace(masked, open_index)
     return f"{text[: select.start()]}SELECT * WHERE {text[open_index : close_index + 1]}"
 
 
@@ -196,17 +128,31 @@ class _Converter:
         raise QueryError(f"FILTER expression {name} is not supported in a continuous query")
 
 
-def _collect(node, converter: _Converter, patterns: list, filters: list) -> None:
-    """Flatten the algebra below the projection into patterns and filters, refusing anything else."""
+def _window_graph(node, inside: int | None) -> int:
+    """The named window a ``GRAPH`` block made from ``WINDOW <w> { ... }`` stands for; a GRAPH of the user's is refused."""
+    term = str(node.term) if isinstance(node.term, URIRef) else ""
+    if not term.startswith(m.WINDOW_GRAPH):
+        raise QueryError(f"{_UNSUPPORTED_NODES['Graph']} is not supported in a continuous query (only a basic graph pattern with FILTERs)")
+    if inside is not None:
+        raise QueryError("a WINDOW block inside another WINDOW block is not supported")
+    return int(term[len(m.WINDOW_GRAPH):])
+
+
+def _collect(node, converter: _Converter, patterns: list, filters: list, windows: list, inside: int | None = None) -> None:
+    """Flatten the algebra below the projection into patterns (each with the named window it is in) and filters, refusing anything else."""
     name = getattr(node, "name", None)
+    if name == "Graph":
+        _collect(node.p, converter, patterns, filters, windows, _window_graph(node, inside))
+        return
     if name in _UNSUPPORTED_NODES:
         raise QueryError(f"{_UNSUPPORTED_NODES[name]} is not supported in a continuous query (only a basic graph pattern with FILTERs)")
     if name == "BGP":
         for s, p, o in node.triples:
             patterns.append((converter.position(s), converter.position(p), converter.position(o)))
+            windows.append(inside)
     elif name == "Filter":
         inner_patterns: list = []
-        _collect(node.p, converter, inner_patterns, filters)
+        _collect(node.p, converter, inner_patterns, filters, windows, inside)
         expression = converter.expr(node.expr)
         if patterns:  # a FILTER inside a nested group sees only that group's variables
             group_vars = {v for pattern in inner_patterns for v in pattern if m.is_variable(v)}
@@ -215,8 +161,8 @@ def _collect(node, converter: _Converter, patterns: list, filters: list) -> None
         patterns.extend(inner_patterns)
         filters.append(expression)
     elif name == "Join":
-        _collect(node.p1, converter, patterns, filters)
-        _collect(node.p2, converter, patterns, filters)
+        _collect(node.p1, converter, patterns, filters, windows, inside)
+        _collect(node.p2, converter, patterns, filters, windows, inside)
     else:
         raise QueryError(f"{name} is not supported in a continuous query")
 
@@ -298,7 +244,7 @@ def parse_query(
         entailment = directives.get("entailment", "none")
     if entailment not in m.ENTAILMENTS:
         raise QueryError(f"unknown entailment {entailment!r}; expected one of {', '.join(m.ENTAILMENTS)}")
-    plain, declared_window = _strip_rspql(text)
+    plain, declared = strip_rspql(text)
     try:
         parsed = parseQuery(plain)
         constant_leaves = _constant_filter_leaves(parsed)
@@ -323,7 +269,8 @@ def parse_query(
     converter = _Converter()
     patterns: list = []
     filters: list = []
-    _collect(node.p, converter, patterns, filters)
+    pattern_windows: list = []
+    _collect(node.p, converter, patterns, filters, pattern_windows)
     filters.extend(_dropped_constant_filters(constant_leaves, translated.prologue, converter))
     if not patterns:
         raise QueryError(f"query {name} has no triple pattern")
@@ -334,7 +281,11 @@ def parse_query(
     projection = None if select_all else tuple("?" + str(v) for v in node.PV)
     if isinstance(window, str):
         window = parse_window(window)
-    window = window or declared_window
+    named_windows = _named_windows(declared, translated.prologue) if len(declared) > 1 else ()
+    if named_windows and window is not None:
+        raise QueryError(f"query {name} declares {len(declared)} named windows; a window given from outside "
+                         f"(--window {window.spec()}) cannot replace them")
+    window = window or (declared[0].window if declared else None)
     if window is None and "window" in directives:
         window = parse_window(directives["window"])
     if window is None:
@@ -350,7 +301,26 @@ def parse_query(
         text=text,
         where_sparql=_where_sparql(plain),
         name=name,
+        named_windows=named_windows,
+        pattern_windows=tuple(pattern_windows) if named_windows else (),
     )
+
+
+def _stream_iri(token: str, prologue) -> str:
+    """The stream's IRI for its token in a window clause (``<http://...>`` or a prefixed name), resolved by rdflib's prologue."""
+    if token.startswith("<") and token.endswith(">"):
+        return str(prologue.absolutize(URIRef(token[1:-1])))
+    prefix, colon, local = token.partition(":")
+    if not colon:
+        raise QueryError(f"stream {token!r} in a window clause is neither an <IRI> nor a prefixed name")
+    try:
+        return str(prologue.resolvePName(prefix, local))
+    except Exception:  # rdflib raises a plain Exception for an unknown prefix
+        raise QueryError(f"stream {token}: the prefix {prefix}: is not declared") from None
+
+
+def _named_windows(declared: list[DeclaredWindow], prologue) -> tuple[m.NamedWindow, ...]:
+    return tuple(m.NamedWindow(w.name, _stream_iri(w.stream_token, prologue), w.window) for w in declared)
 
 
 def load_query(path: str | Path, **options) -> m.ContinuousQuery:

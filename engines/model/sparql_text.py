@@ -45,8 +45,16 @@ def expression_text(expr: m.Expr) -> str:
 
 
 def select_all_text(query: m.ContinuousQuery) -> str:
-    """``SELECT <all variables> WHERE { patterns FILTER(...) }``, variables in ``query.variables`` order."""
+    """``SELECT <all variables> WHERE { patterns FILTER(...) }``, variables in ``query.variables`` order; over named
+    windows, window k's patterns inside ``GRAPH <urn:cgpm:window:k> { ... }``."""
     head = " ".join(sparql_variable(v) for v in query.variables) or "*"  # a ground pattern has no variables
-    lines = [" ".join(sparql_variable(x) if m.is_variable(x) else x for x in pattern) + " ." for pattern in query.patterns]
+    written = [" ".join(sparql_variable(x) if m.is_variable(x) else x for x in pattern) + " ." for pattern in query.patterns]
+    if query.named_windows:  # each window's patterns in its named graph, the others in the default (static) graph
+        lines = [f"GRAPH <{m.WINDOW_GRAPH}{k}> {{ " + " ".join(line for line, at in zip(written, query.pattern_windows)
+                                                         if at == k) + " }"
+                 for k in sorted({k for k in query.pattern_windows if k is not None})]
+        lines += [line for line, at in zip(written, query.pattern_windows) if at is None]
+    else:
+        lines = written
     lines += [f"FILTER({expression_text(f)})" for f in query.filters]
     return f"SELECT {head} WHERE {{\n  " + "\n  ".join(lines) + "\n}"

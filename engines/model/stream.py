@@ -41,11 +41,16 @@ class Update(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """``e_i = (τ_i, U_i)``: the i-th event of a stream, its timestamp in ms, and its batch of updates."""
+    """``e_i = (τ_i, U_i)``: the i-th event of a stream, its timestamp in ms, and its batch of updates.
+
+    ``stream`` is the IRI of the stream it came from when several streams are merged into one instant
+    sequence (DESIGN.md section 2, Several streams); ``""`` for the one stream of a single-window query.
+    """
 
     index: int
     ts: int
     updates: tuple[Update, ...]
+    stream: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +128,25 @@ class Window:
 
     def __str__(self) -> str:
         return self.spec()
+
+
+@dataclass(frozen=True, slots=True)
+class NamedWindow:
+    """An RSP-QL named window: ``FROM NAMED WINDOW <name> ON <stream> [RANGE .. STEP ..]``.
+
+    ``name`` is spelled as the query writes it (``:w1`` or ``<http://...>``); ``stream`` is the stream's
+    IRI without angle brackets, the one ``--stream IRI=DIR`` names on the command line.
+    """
+
+    name: str
+    stream: str
+    window: Window
+
+
+WINDOW_GRAPH = "urn:cgpm:window:"
+"""The graph IRI prefix that names named window ``k`` (``urn:cgpm:window:0``, ...) in a query's ``where_sparql``:
+each ``WINDOW <w> { ... }`` block becomes ``GRAPH <urn:cgpm:window:k> { ... }``, so SPARQL evaluators take
+each window's graph as a named graph and the static graph as the default graph."""
 
 
 # ---------------------------------------------------------------- FILTER expressions
@@ -240,6 +264,12 @@ class ContinuousQuery:
     SELECT list (None for ``SELECT *``), applied by the harness, not by engines.
     ``where_sparql`` is a standalone ``SELECT * WHERE {...}`` query (prologue included) over the
     same pattern and filters, for evaluators that take SPARQL text.
+
+    A query over several named windows (``named_windows``, two or more) gives each pattern the window
+    whose ``WINDOW`` block holds it (``pattern_windows[k]``, an index into ``named_windows``) or None for
+    a pattern outside every block, which matches the static graph; ``window`` is then the first named
+    window's, for what reports one. With one window or none declared both are empty: every pattern
+    matches the window's graph with the static graph, as before named windows existed.
     """
 
     patterns: tuple[TriplePattern, ...]
@@ -252,10 +282,26 @@ class ContinuousQuery:
     text: str = ""
     where_sparql: str = ""
     name: str = "query"
+    named_windows: tuple[NamedWindow, ...] = ()
+    pattern_windows: tuple[int | None, ...] = ()
 
     def __post_init__(self) -> None:
         if self.entailment not in ENTAILMENTS:
             raise ValueError(f"unknown entailment {self.entailment!r}")
+        if self.named_windows and len(self.pattern_windows) != len(self.patterns):
+            raise ValueError("pattern_windows needs one entry per pattern in a query over named windows")
+
+    @property
+    def window_spec(self) -> str:
+        """The window as reports print it: its spec, or each named window as ``name=spec@stream``."""
+        if not self.named_windows:
+            return self.window.spec()
+        return " ".join(f"{named.name}={named.window.spec()}@<{named.stream}>" for named in self.named_windows)
+
+    @property
+    def streams(self) -> tuple[str, ...]:
+        """The IRIs of the streams the named windows read, in the order the query declares them (empty: one stream)."""
+        return tuple(dict.fromkeys(named.stream for named in self.named_windows))
 
     @property
     def output_variables(self) -> tuple[str, ...]:
@@ -266,6 +312,8 @@ class ContinuousQuery:
     def with_window(self, window: Window) -> ContinuousQuery:
         from dataclasses import replace
 
+        if self.named_windows:
+            raise WindowError(f"query {self.name} declares {len(self.named_windows)} named windows; one window cannot replace them")
         return replace(self, window=window)
 
     def with_entailment(self, entailment: str) -> ContinuousQuery:

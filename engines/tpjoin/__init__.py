@@ -56,6 +56,9 @@ Where the code departs from the paper, and why (the three points the paper leave
 9. Join ordering follows the views' sizes at every automaton run, as the paper's does, with one
    shortcut: SortAndCombine's order is memoised per sizes, exact below 64 rows and by power of two
    above (1000 and 1001 rows give the same order), and compiled automata are cached per order.
+10. Several streams (``named``): each named window keeps its own encoded window and a triple enters only the
+   views of its window's patterns (static rows only those outside every block), so the views and the automaton
+   are the one-window engine's; the paper's partitioning by pattern does the rest.
 """
 
 from engines.tpjoin.event import TPJoinEventEngine, TPJoinEventNoPartitionEngine

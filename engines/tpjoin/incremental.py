@@ -36,6 +36,7 @@ from common.errors import StreamError
 from engines.model.stream import DELETE, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities, check_supported
 from engines.tpjoin.common import CompiledQuery, reject_options
+from engines.tpjoin.named import NamedWindows
 from engines.tpjoin.query_set import SHARES, QuerySetPartitioning
 from engines.tpjoin.window import EncodedWindow
 
@@ -47,6 +48,7 @@ INCREMENTAL_CAPABILITIES = Capabilities(
     filters=True,
     output="delta",
     shares=SHARES,
+    streams=64,  # named windows: per-window routing (engines.tpjoin.named); no limit of its design
 )
 
 
@@ -68,10 +70,13 @@ class TPJoinIncrementalEngine(QuerySetPartitioning):
         self.window = EncodedWindow(query.window, compiled.views)
         self.static: set[tuple[int, int, int]] = set()
         self._pending_static: dict[int, list] = {}  # static rows enter the views (and seed joins) at the first event
+        self.named = NamedWindows(query, compiled.views) if query.named_windows else None
         for triple in compiled.static:
             routed = compiled.route(*triple)
             if routed is not None and routed[0] not in self.static:
                 encoded, routes = routed
+                if self.named is not None:  # static rows enter only the patterns outside every WINDOW block
+                    routes = self.named.own(None, routes)
                 self.static.add(encoded)
                 for j in routes:
                     self._pending_static.setdefault(j, []).append(encoded)
@@ -84,6 +89,9 @@ class TPJoinIncrementalEngine(QuerySetPartitioning):
         # j is in it exactly when len(views[j]) == 0; views change only in _retract (rows leave) and _extend
         # (rows enter), which keep it so. All views start empty (static rows enter at the first event).
         self.empty_views: set[int] = set(range(len(compiled.shapes)))
+        if self.named is not None:
+            self.window = self.named
+            self.push = self._push_named  # an instance attribute: the one-window push stays as it was
 
     def push(self, event: Event) -> Delta:
         # Hot path (Table II's cost is here, not in the joins: profile with benchmarks/diagnostics/tpjoin_phases.py).
@@ -109,7 +117,7 @@ class TPJoinIncrementalEngine(QuerySetPartitioning):
         decode = self._decoder()
         delta = Delta()
         if removed:
-            delta.removed = [decode(m) for m in self._retract(removed)]
+            delta.removed = [decode(m) for m in self._retract(self._rows_by_pattern(removed))]
             release = self.dictionary.release
             for triple in removed:
                 release(triple)
@@ -131,6 +139,28 @@ class TPJoinIncrementalEngine(QuerySetPartitioning):
         self.dictionary.sweep()
         return delta
 
+    def _push_named(self, event: Event) -> Delta:
+        """``push`` over named windows (``engines.tpjoin.named``): the same retraction and passes, rows routed per window."""
+        compiled = self.compiled
+        added_rows, added, removed_rows, removed = self.named.advance(event, compiled.route, compiled.predicates)
+        self.dictionary.hold_all(added)
+        decode = self._decoder()
+        delta = Delta()
+        if removed:
+            delta.removed = [decode(m) for m in self._retract(removed_rows)]
+            release = self.dictionary.release
+            for triple in removed:
+                release(triple)
+        if self._first:
+            for j, rows in self._pending_static.items():
+                added_rows.setdefault(j, []).extend(rows)
+        self._first = False
+        if added_rows:
+            delta.added = [decode(m) for m in self._extend(added_rows)]
+        self.match_count += len(delta.added) - len(delta.removed)
+        self.dictionary.sweep()
+        return delta
+
     def _decoder(self):
         terms = self.dictionary.terms
         return lambda m: tuple([terms[i] for i in m])
@@ -146,7 +176,7 @@ class TPJoinIncrementalEngine(QuerySetPartitioning):
                     held.append(triple)
         return rows
 
-    def _retract(self, removed: dict) -> list[tuple[int, ...]]:
+    def _retract(self, rows_by_pattern: dict[int, list]) -> list[tuple[int, ...]]:
         """Triples leave their views, and the matches that use them leave f (the paper defines no expiry).
 
         The semi-naive passes of ``_extend`` run backwards in time: pattern by pattern (in index order)
@@ -162,7 +192,7 @@ class TPJoinIncrementalEngine(QuerySetPartitioning):
         empty_views = self.empty_views if self.lazy else None
         joining = not (empty_views or self.match_count == 0)
         gone: list[tuple[int, ...]] = []
-        for j, rows in sorted(self._rows_by_pattern(removed).items()):
+        for j, rows in sorted(rows_by_pattern.items()):
             if joining:
                 automaton = compiled.automaton(seed=j)
                 seed_of = self.seed_of[j]

@@ -174,6 +174,8 @@ class QuerySetPartitioning:
     """For TP-Join engines: ``add_query`` makes the instance query 0 of a ``RoutedQuerySet``; later queries get instances of their own."""
 
     def add_query(self, query: ContinuousQuery) -> int:
+        if self.compiled.query.named_windows or query.named_windows:
+            raise EngineError("a query over named windows runs alone in its instance: register it in an engine of its own")
         query_set = self.__dict__.get("query_set")
         if query_set is None:
             query_set = self.query_set = RoutedQuerySet.around(self)

@@ -3,9 +3,12 @@
 ``--scale`` users (numbered from ``--index``), ``days`` option (default 10, S2Gen's default
 window 2010-01-01..01-10). The ``stream`` option picks what the stream holds: ``all`` (default)
 or a comma list of ``posts`` (each event one post, 10-14 triples: TP-Join's LSBench events),
-``comments``, ``likes`` (of posts and photos), ``photos``, ``gps``. Whatever the choice, the
-items kept are the same and in the same order as in ``all``. The static graph (users, persons,
-``foaf:knows``, forums, subscriptions, albums) is ``static.nt``. Timestamps are data time (ms)
+``comments``, ``likes`` (of posts and photos: ``postlikes`` and ``photolikes`` apart), ``photos``,
+``gps``. Whatever the choice, the items kept are the same and in the same order as in ``all``: so
+S2Gen's streams (posts, post likes, photos, photo likes, GPS) are made apart, one directory each
+with the same static profile data, and merged again by a query over named windows
+(``queries/streams/``). The static graph (users, persons, ``foaf:knows``, forums, subscriptions,
+albums) is ``static.nt``. Timestamps are data time (ms)
 unless a ``--rate`` is given.
 """
 
@@ -24,7 +27,8 @@ from generators.social.assemble import Kind, assemble, frame
 
 NAME = "lsbench"
 VERSION = "s2gen-like/1"
-STREAMS = ("posts", "comments", "likes", "photos", "gps")
+STREAMS = ("posts", "comments", "likes", "postlikes", "photolikes", "photos", "gps")
+_BOTH_LIKES = {"likes": ("postlikes", "photolikes")}
 MAX_USERS = 1 << activity.CREATOR_BITS
 
 
@@ -41,7 +45,8 @@ def streams(spec: GeneratorSpec) -> tuple[str, ...]:
     unknown = [name for name in chosen if name not in STREAMS]
     if unknown or not chosen:
         raise GeneratorError(f"lsbench option stream={text!r}: expected 'all' or a comma list of {', '.join(STREAMS)}")
-    return chosen
+    expanded = [part for name in chosen for part in _BOTH_LIKES.get(name, (name,))]
+    return tuple(name for name in STREAMS if name in expanded and name not in _BOTH_LIKES)
 
 
 def units(spec: GeneratorSpec) -> list[int]:
@@ -58,22 +63,22 @@ def _kinds(spec: GeneratorSpec, day: int) -> list[Kind]:
     low, high = model.START_MS + day * DAY_MS, model.START_MS + (day + 1) * DAY_MS
     weeks = activity.weeks_overlapping(model.START_MS, low - model.LIKE_WITHIN_MS, high)
     kinds: list[Kind] = []
-    if {"posts", "comments", "likes"} & set(chosen):
+    if {"posts", "comments", "postlikes"} & set(chosen):
         posts = model.posts(spec.seed, people, weeks)
         if "posts" in chosen:
             kinds.append(rdf.post_kind(spec.seed, people, posts.select(activity.in_slice(posts.times, low, high))))
         if "comments" in chosen:
             recent = posts.select(activity.in_slice(posts.times, low - model.COMMENT_WITHIN_MS, high))
             kinds.append(rdf.comment_kind(spec.seed, people, recent, low, high))
-        if "likes" in chosen:
+        if "postlikes" in chosen:
             recent = posts.select(activity.in_slice(posts.times, low - model.LIKE_WITHIN_MS, high))
             liked = model.likes(spec.seed, "like", people, recent, model.MAX_LIKES)
             kinds.append(rdf.like_kind(people, recent, liked, rdf.SIB + "post/po", low, high))
-    if {"photos", "likes"} & set(chosen):
+    if {"photos", "photolikes"} & set(chosen):
         photos = model.photos(spec.seed, people, weeks)
         if "photos" in chosen:
             kinds.append(rdf.photo_kind(spec.seed, people, photos.select(activity.in_slice(photos.times, low, high))))
-        if "likes" in chosen:
+        if "photolikes" in chosen:
             recent = photos.select(activity.in_slice(photos.times, low - model.LIKE_WITHIN_MS, high))
             liked = model.likes(spec.seed, "photo_like", people, recent, model.MAX_PHOTO_LIKES)
             kinds.append(rdf.like_kind(people, recent, liked, rdf.SIB + "photoalbum/photo/pho", low, high))

@@ -6,7 +6,11 @@ makes an event of each post or comment together with the smaller records (a pers
 a friendship, a membership, a like) that come after it and before the next message, so events
 hold 10-50 triples; ``week`` makes one event of each week (TP-Join's scalability runs: event sizes
 grow as persons join). ``--events-of K`` cuts the same rows into K triples. The static graph
-(places, organisations, tags, tag classes) is ``static.nt``. Timestamps are data time in ms: an
+(places, organisations, tags, tag classes) is ``static.nt``. The ``stream`` option keeps some kinds of
+records (``all``, default; or a comma list of ``persons``, ``knows``, ``groups``, ``members``, ``postlikes``,
+``posts``, ``comments``, ``commentlikes``, with ``messages`` for posts and comments and ``likes`` for both
+likes), in the same order as in ``all``: so messages and likes are made as two streams apart, for a query
+over named windows (``queries/streams/``); a stream without messages has an event per record. Timestamps are data time in ms: an
 event takes the time of its first triple (a week event: of the week's first record) unless a ``--rate`` is given.
 """
 
@@ -22,12 +26,25 @@ from generators.framing import GeneratorSpec, event_batch
 from generators.snb import model, rdf, static
 from generators.social import activity
 from generators.social.activity import WEEK_MS
-from generators.social.assemble import assemble, frame
+from generators.social.assemble import Kind, assemble, frame
 
 NAME = "snb"
 VERSION = "ldbc-snb-datagen-like/1"
 EVENT_KINDS = ("message", "week")
 MESSAGE_KINDS = (5, 6)  # positions of posts and comments in the unit's kind list
+KINDS = ("persons", "knows", "groups", "members", "postlikes", "posts", "comments", "commentlikes")
+_GROUPS = {"messages": ("posts", "comments"), "likes": ("postlikes", "commentlikes")}
+
+
+def kept_kinds(spec: GeneratorSpec) -> tuple[str, ...]:
+    text = str(spec.option("stream", "all"))
+    chosen = KINDS if text == "all" else tuple(part.strip() for part in text.split(","))
+    unknown = [name for name in chosen if name not in KINDS and name not in _GROUPS]
+    if unknown or not chosen:
+        raise GeneratorError(f"snb option stream={text!r}: expected 'all' or a comma list of "
+                             f"{', '.join((*KINDS, *_GROUPS))}")
+    expanded = {part for name in chosen for part in _GROUPS.get(name, (name,))}
+    return tuple(name for name in KINDS if name in expanded)
 
 
 def years(spec: GeneratorSpec) -> int:
@@ -48,6 +65,7 @@ def units(spec: GeneratorSpec) -> list[int]:
     if spec.index + spec.scale > 1 << activity.CREATOR_BITS:
         raise GeneratorError(f"snb: person numbers must stay below {1 << activity.CREATOR_BITS:,} (index + scale)")
     event_kind(spec)
+    kept_kinds(spec)
     return list(range(model.weeks_in(years(spec))))
 
 
@@ -79,7 +97,7 @@ def _kinds(spec: GeneratorSpec, week: int):
     comment_ids, comment_creators, comment_times = older[1][keep], older[2][keep], older[3][keep]
     comment_likes = model.likes(seed, "like.comment", crowd, comment_ids, comment_creators, comment_times,
                                 model.MAX_COMMENT_LIKES, end)
-    return [
+    kinds = [
         rdf.person_kind(seed, crowd, np.flatnonzero(inside(crowd.created))),
         rdf.knows_kind(crowd, np.flatnonzero(inside(crowd.knows_created))),
         rdf.group_kind(crowd, np.flatnonzero(inside(crowd.group_created))),
@@ -89,6 +107,12 @@ def _kinds(spec: GeneratorSpec, week: int):
         rdf.comment_kind(seed, crowd, recent, comments_now),
         rdf.like_kind(crowd, comment_ids, tuple(c[inside(comment_likes[2])] for c in comment_likes), False),
     ]
+    kept = kept_kinds(spec)
+    # a kind left out keeps its place (MESSAGE_KINDS count positions), with no item
+    return [kind if name in kept else _NO_ITEMS for name, kind in zip(KINDS, kinds)]
+
+
+_NO_ITEMS = Kind(np.zeros(0, np.int64), np.zeros(0, np.int64))
 
 
 def _entities(spec: GeneratorSpec, rows) -> tuple[np.ndarray, np.ndarray]:
@@ -97,6 +121,8 @@ def _entities(spec: GeneratorSpec, rows) -> tuple[np.ndarray, np.ndarray]:
         return rows.sizes, rows.times
     if event_kind(spec) == "week":
         return np.array([rows.sizes.sum()]), rows.times[:1]
+    if not {"posts", "comments"} & set(kept_kinds(spec)):
+        return rows.sizes, rows.times  # no message to group the records after: each record is an event
     starts = np.flatnonzero(np.isin(rows.kinds, MESSAGE_KINDS))
     starts = np.unique(np.concatenate(([0], starts)))  # records before the first message ride with it
     if len(starts) > 1 and not np.isin(rows.kinds[0], MESSAGE_KINDS):
@@ -143,6 +169,7 @@ def provenance(spec: GeneratorSpec) -> dict:
         "first_person": spec.index,
         "years": years(spec),
         "events": event_kind(spec),
+        "stream": list(kept_kinds(spec)),
         "target_mean_degree": crowd.mean_degree,
         "start": "2010-01-01T00:00:00Z",
         "rate": spec.rate,

@@ -29,10 +29,14 @@ from harness.bench.sampler import CellLimit, RssSampler
 
 def _load_inputs(cell: dict):
     """The query, and the stream opened for streaming (cut to ``max_events``, deletions refused under a bounded window)."""
+    from common.errors import ConfigError
     from engines.model.query import load_query
     from harness.streams.reader import open_stream
 
     query = load_query(cell["query_path"], window=cell["window"], entailment=cell["entailment"])
+    if query.named_windows:
+        raise ConfigError(f"cgpm bench reads one stream; query {query.name} has {len(query.named_windows)} named windows "
+                          "(run and verify it with --stream IRI=DIR once per stream)")
     stream = open_stream(cell["stream_dir"], max_events=cell["max_events"] or None).checked_against(query.window)
     if not query.window.allows_deletions and stream.has_deletions:
         for _ in stream.events:  # the pass stops at the first deletion with the message naming it

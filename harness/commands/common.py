@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -13,8 +14,9 @@ from harness.query_files import check_query_file
 
 
 def add_query_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--stream", required=True, help="stream directory (stream.json, events/): a path, a file:// URI, "
-                        "or any URI Spark can read (copied here first)")
+    parser.add_argument("--stream", required=True, action="append", metavar="[IRI=]DIR",
+                        help="stream directory (stream.json, events/): a path, a file:// URI, or any URI Spark can read "
+                        "(copied here first); for a query over named windows, IRI=DIR once per stream it reads")
     parser.add_argument("--query", required=True, type=Path, action="append",
                         help="SPARQL SELECT query file (.rq); repeat it to register several queries in one engine")
     parser.add_argument("--window", help=f"window: {WINDOW_FORMS}; durations in ms or with {DURATION_UNITS} "
@@ -50,13 +52,64 @@ def load_many_inputs(args: argparse.Namespace):
     limit = getattr(args, "max_events", None)
     if limit is not None and limit < 1:
         raise ConfigError(f"--max-events must be at least 1, got {limit}")
-    # a bounded window among the queries refuses the stream's deletions
-    strictest = next((query.window for query in queries if not query.window.allows_deletions), queries[0].window)
-    source = open_stream(args.stream, max_events=limit).checked_against(strictest)
+    streams = args.stream if isinstance(args.stream, list) else [args.stream]
+    named = [query for query in queries if query.named_windows]
+    if named:
+        if len(queries) > 1:
+            raise ConfigError(f"query {named[0].name} is over named windows: give it alone (one --query)")
+        from harness.streams.merged import open_merged
+
+        query = queries[0]
+        source = open_merged(query, stream_directories(streams, query), max_events=limit)
+    else:
+        if len(streams) > 1:
+            raise ConfigError(f"query {queries[0].name} has one window over one stream; --stream was given {len(streams)} times")
+        # a bounded window among the queries refuses the stream's deletions
+        strictest = next((query.window for query in queries if not query.window.allows_deletions), queries[0].window)
+        source = open_stream(streams[0], max_events=limit).checked_against(strictest)
     if not all(query.window.allows_deletions for query in queries) and source.has_deletions:
         for _ in source.events:  # the pass stops at the first deletion with the message naming it
             pass
     return queries, source
+
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def split_stream_argument(value: str) -> tuple[str | None, str]:
+    """``(stream IRI, directory)`` from ``--stream``: ``<IRI>=DIR``, ``IRI=DIR`` (the IRI has a scheme), or ``DIR`` alone."""
+    if value.startswith("<"):
+        iri, closing, rest = value[1:].partition(">")
+        if not closing or not rest.startswith("="):
+            raise ConfigError(f"--stream {value}: expected <IRI>=DIR")
+        return iri, rest[1:]
+    iri, equals, directory = value.partition("=")
+    if equals and _SCHEME.match(iri) and not Path(value).exists():
+        return iri, directory
+    return None, value
+
+
+def stream_directories(values: list[str], query) -> dict[str, str]:
+    """Each stream the query's named windows read, with its directory from the ``--stream`` values."""
+    pairs = [split_stream_argument(value) for value in values]
+    if len(pairs) == 1 and pairs[0][0] is None and len(query.streams) == 1:
+        return {query.streams[0]: pairs[0][1]}
+    reads = ", ".join(f"<{iri}>" for iri in query.streams)
+    directories: dict[str, str] = {}
+    for (iri, directory), value in zip(pairs, values):
+        if iri is None:
+            raise ConfigError(f"--stream {value}: query {query.name} reads {len(query.streams)} streams ({reads}); "
+                              "give --stream IRI=DIR for each")
+        if iri not in query.streams:
+            raise ConfigError(f"--stream {value}: no window of query {query.name} reads <{iri}> (it reads {reads})")
+        if iri in directories:
+            raise ConfigError(f"--stream: the stream <{iri}> is given twice")
+        directories[iri] = directory
+    for named in query.named_windows:
+        if named.stream not in directories:
+            raise ConfigError(f"the window {named.name} of query {query.name} reads <{named.stream}>, which has no "
+                              f"input: give --stream {named.stream}=DIR")
+    return directories
 
 
 def progress_bar(total, description: str):

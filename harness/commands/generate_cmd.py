@@ -21,10 +21,10 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
         "generate", help="generate a stream directory (Parquet events, stream.json, schema/static N-Triples)",
         description="Generate a dataset's stream. LUBM reproduces UBA 1.7 exactly (scale = universities); "
-        "taxi makes NYC-taxi-like trips (scale = trips); bsbm makes BSBM offers in publish-date order "
+        "taxi makes NYC-taxi-like trips (scale = trips; option stream=all|trips|fares); bsbm makes BSBM offers in publish-date order "
         "(scale = products, 20 offers each). "
-        "lsbench: S2Gen-like social streams (scale = users; options days, stream=all|posts,comments,likes,photos,gps); "
-        "snb: LDBC-SNB-like (scale = persons; options years, events=message|week).",
+        "lsbench: S2Gen-like social streams (scale = users; options days, stream=all|posts,comments,likes,postlikes,photolikes,photos,gps); "
+        "snb: LDBC-SNB-like (scale = persons; options years, events=message|week, stream=all|messages,likes,...).",
     )
     parser.add_argument("dataset", choices=sorted(DATASETS), help="dataset to generate")
     parser.add_argument("--scale", type=int, required=True, help="LUBM: universities; taxi: trips; bsbm: products")

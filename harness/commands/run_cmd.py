@@ -78,10 +78,11 @@ def run(args: argparse.Namespace) -> int:
             removed_total += len(delta.removed)
             if trace:
                 added, removed = projection.delta(delta)
-                trace.write(json.dumps({
-                    "i": event.index, "ts": event.ts,
-                    "added": [list(m) for m in added], "removed": [list(m) for m in removed],
-                }, ensure_ascii=False) + "\n")
+                line = {"i": event.index, "ts": event.ts,
+                        "added": [list(m) for m in added], "removed": [list(m) for m in removed]}
+                if event.stream:  # one line per instant of the merged streams, naming the stream that made it
+                    line["stream"] = event.stream
+                trace.write(json.dumps(line, ensure_ascii=False) + "\n")
             bar.update(1)
         # reading and decoding the stream is the harness's work, not the engine's
         decode_s = getattr(reading, "decode_ns", 0) / 1e9
@@ -99,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
             trace.close()
             os.unlink(trace.name)
     summary = {
-        "engine": name, "query": query.name, "window": query.window.spec(), "entailment": query.entailment,
+        "engine": name, "query": query.name, "window": query.window_spec, "entailment": query.entailment,
         "events": events, "triples": triples, "answers": answers,
         "full_mappings": full_mappings, "variables": projection.names,
         "added": added_total, "removed": removed_total, "wall_s": round(wall, 6), "decode_s": round(decode_s, 6),
@@ -108,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary))
     else:
-        print(f"{name} on {query.name} [{query.window.spec()}]: {summary['events']} events, "
+        print(f"{name} on {query.name} [{query.window_spec}]: {summary['events']} events, "
               f"{summary['triples']} triples, {summary['answers']} answers at the end "
               f"(+{added_total} / -{removed_total} over the stream) in {wall:.3f}s")
     return 0

@@ -20,8 +20,10 @@ from pyspark.sql import functions as F
 from common.errors import WindowError
 from engines.model.stream import ContinuousQuery, Mapping, Stream
 from oracles import OracleLimitation
+from oracles.named_windows import check_merged
 from oracles.spark.intervals import HI, LO, merge_intervals
 from oracles.spark.matching import column_names, matches
+from oracles.spark.named import merged_rows, pattern_presences
 from oracles.spark.presence import stream_rows, triple_presence
 from oracles.spark.timeline import POSITION, timeline
 from oracles.window import check_stream
@@ -51,7 +53,7 @@ class AnswerHistory:
             yield position, frozenset(current)
 
 
-def lifetimes(presence: DataFrame, query: ContinuousQuery) -> DataFrame:
+def lifetimes(presence: DataFrame | list[DataFrame], query: ContinuousQuery) -> DataFrame:
     """``(v0…, lo, hi)``: each full mapping's maximal runs of instants in M."""
     keys = list(column_names(query).values())
     rows = matches(presence, query)
@@ -81,6 +83,13 @@ class Plan:
 def plan(spark, query: ContinuousQuery, rows: DataFrame, static: tuple, schema: tuple, *,
          ranges: int = 1, max_events: int | None = None, count: int | None = None, check=None) -> Plan:
     """The one plan both entries run: timeline, presences, matches, lifetimes, changes (``check(timeline)`` refuses bad rows first)."""
+    if query.named_windows:
+        if "stream" not in rows.columns:
+            raise OracleLimitation(f"the Spark oracle reads a query over named windows ({query.name}) from the merged "
+                                   "stream in memory, not from one stream directory")
+        presences, events = pattern_presences(spark, query, rows, static, schema, count, ranges)
+        keys = list(column_names(query).values())
+        return Plan(changes(lifetimes(presences, query), keys or [_UNIT], count), events, count, keys)
     line = timeline(rows, query.window, ranges, max_events, count)
     if check is not None:
         check(line)
@@ -91,11 +100,14 @@ def plan(spark, query: ContinuousQuery, rows: DataFrame, static: tuple, schema: 
 
 
 def _stream_plan(spark, query: ContinuousQuery, stream: Stream, partitions: int | None = None) -> Plan:
-    check_stream(stream.events, query.window)
+    if query.named_windows:
+        check_merged(stream.events)
+    else:
+        check_stream(stream.events, query.window)
     small = stream.triple_count < ROWS_PER_PARTITION
     if partitions is None:
         partitions = 1 if small else max(2, spark.sparkContext.defaultParallelism) * 2
-    rows = stream_rows(spark, stream, partitions)
+    rows = (merged_rows if query.named_windows else stream_rows)(spark, stream, partitions)
     return plan(spark, query, rows, tuple(stream.static), tuple(stream.schema), ranges=1 if small else partitions,
                 count=len(stream.events))
 

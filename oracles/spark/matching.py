@@ -100,14 +100,15 @@ def apply_filters(rows: DataFrame, expressions: tuple[Expr, ...], columns: dict[
     return rows.mapInPandas(_filter_function(expressions, columns, rows.columns), rows.schema)
 
 
-def matches(presence: DataFrame, query: ContinuousQuery) -> DataFrame:
-    """``(v0…, lo, hi)``: every match of the query's patterns and FILTERs with the instants it is present at."""
+def matches(presence: DataFrame | list[DataFrame], query: ContinuousQuery) -> DataFrame:
+    """``(v0…, lo, hi)``: every match of the query's patterns and FILTERs with the instants it is present at
+    (``presence``: the triples' presences, or one table per pattern for a query over named windows)."""
     columns = column_names(query)
     waiting = list(query.filters)
     result: DataFrame | None = None
     bound: set[str] = set()
     for index in join_order(query.patterns):
-        rows = pattern_rows(presence, query.patterns[index], columns)
+        rows = pattern_rows(presence[index] if isinstance(presence, list) else presence, query.patterns[index], columns)
         if result is None:
             result = rows
         else:

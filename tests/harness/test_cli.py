@@ -39,7 +39,7 @@ def test_engines_json_lists_capabilities(capsys):
     rows = {row["name"]: row["capabilities"] for row in json.loads(out)}
     assert rows["reeval"] == {"windows": ["event", "sliding", "unbounded"], "deletions": True,
                               "entailment": ["none", "rdfs"], "static": True, "filters": True,
-                              "output": "delta", "matches": True,
+                              "output": "delta", "matches": True, "streams": 64,
                               "shares": "the window store and its index, one per window and entailment, "
                               "every query evaluated over it"}
     assert rows["scan"]["matches"] is False

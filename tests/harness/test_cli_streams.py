@@ -1,0 +1,106 @@
+"""Several streams on the command line: --stream IRI=DIR once per stream, one trace line per merged instant, one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from common.errors import ConfigError, StreamError
+from harness.streams import write_stream
+from tests.conformance.checks import build_stream
+from tests.harness.test_cli import _run
+
+QUERY = """PREFIX : <http://ex/>
+SELECT * FROM NAMED WINDOW :w1 ON :s1 [RANGE PT0.003S STEP PT0.001S]
+FROM NAMED WINDOW :w2 ON :s2 [RANGE PT0.004S TUMBLING]
+WHERE { WINDOW :w1 { ?x :p ?y } WINDOW :w2 { ?y :q ?z } ?z :r ?k }
+"""
+
+
+@pytest.fixture
+def inputs(tmp_path):
+    write_stream(build_stream([(0, ["+ :a :p :b"]), (2, ["+ :c :p :b"]), (5, ["+ :e :p :b"])]), tmp_path / "one")
+    write_stream(build_stream([(1, ["+ :b :q :x"]), (2, ["+ :b :q :y"]), (4, ["+ :z :q :z"])], static=(":x :r :k",)),
+                 tmp_path / "two")
+    (tmp_path / "q.rq").write_text(QUERY)
+    return tmp_path
+
+
+def _streams(inputs):
+    return ["--stream", f"http://ex/s1={inputs / 'one'}", "--stream", f"<http://ex/s2>={inputs / 'two'}"]
+
+
+def test_run_merges_the_streams_into_one_trace(inputs, capsys):
+    trace = inputs / "trace.jsonl"
+    code, out, _ = _run(capsys, "run", "--engine", "reeval", *_streams(inputs), "--query", str(inputs / "q.rq"),
+                        "--trace", str(trace), "--json")
+    assert code == 0, out
+    summary = json.loads(out)
+    assert summary["events"] == 6 and summary["window"].startswith(":w1=sliding:3:1@<http://ex/s1>")
+    lines = [json.loads(line) for line in trace.read_text().splitlines()[1:]]
+    # ts 2 on both streams: s1 is declared first; the tumbling window on s2 empties at ts 4
+    assert [(line["stream"], line["ts"]) for line in lines] == [
+        ("http://ex/s1", 0), ("http://ex/s2", 1), ("http://ex/s1", 2), ("http://ex/s2", 2), ("http://ex/s2", 4),
+        ("http://ex/s1", 5)]
+    assert lines[1]["added"] == [["<http://ex/a>", "<http://ex/b>", "<http://ex/x>", "<http://ex/k>"]]
+    assert lines[4]["removed"]
+
+
+def test_verify_checks_every_merged_instant(inputs, capsys):
+    code, out, _ = _run(capsys, "verify", "--engine", "reeval", *_streams(inputs), "--query", str(inputs / "q.rq"),
+                        "--json")
+    assert code == 0, out
+    verdict = json.loads(out)
+    assert verdict["agrees"] and verdict["checkpoints"] == 6 and verdict["oracle"] == "rdflib"
+
+
+@pytest.mark.parametrize("streams, message", [
+    (lambda d: ["--stream", f"http://ex/s1={d / 'one'}"], "reads <http://ex/s2>, which has no input"),
+    (lambda d: ["--stream", str(d / "one")], "give --stream IRI=DIR for each"),
+    (lambda d: [*_streams(d), "--stream", f"http://ex/s3={d / 'two'}"], "no window of query q reads <http://ex/s3>"),
+    (lambda d: [*_streams(d), "--stream", f"http://ex/s1={d / 'two'}"], "<http://ex/s1> is given twice"),
+])
+def test_stream_arguments_that_do_not_fit_the_query_exit_2(inputs, capsys, streams, message):
+    code, _, err = _run(capsys, "run", "--engine", "reeval", *streams(inputs), "--query", str(inputs / "q.rq"))
+    assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_an_undeclared_window_block_exits_2(inputs, capsys):
+    (inputs / "bad.rq").write_text(QUERY.replace("WINDOW :w2 {", "WINDOW :w3 {"))
+    code, _, err = _run(capsys, "run", "--engine", "reeval", *_streams(inputs), "--query", str(inputs / "bad.rq"))
+    assert code == 2 and "names no declared window" in err
+
+
+def test_an_engine_of_one_stream_refuses_with_the_reason(inputs, capsys):
+    code, _, err = _run(capsys, "run", "--engine", "sparkwave", *_streams(inputs), "--query", str(inputs / "q.rq"))
+    assert code == 2 and "2 named windows" in err
+
+
+def test_a_one_window_query_takes_one_stream(inputs, capsys):
+    (inputs / "one.rq").write_text("PREFIX : <http://ex/>\nSELECT * WHERE { ?x :p ?y }\n")
+    code, _, err = _run(capsys, "run", "--engine", "reeval", "--stream", str(inputs / "one"), "--stream",
+                        str(inputs / "two"), "--query", str(inputs / "one.rq"), "--window", "sliding:3:1")
+    assert code == 2 and "--stream was given 2 times" in err
+
+
+def test_one_stream_fed_as_is_to_a_query_over_named_windows_is_refused(inputs):
+    from engines.model.query import load_query
+    from harness.engines_setup import build_engine
+    from harness.streams.reader import open_stream
+
+    query = load_query(inputs / "q.rq")
+    stream = open_stream(inputs / "one")
+    for engine_name in ("reeval", "tpjoin-lazy", "oxigraph"):
+        engine = build_engine(engine_name, query, stream)
+        with pytest.raises(StreamError, match="which no named window reads"):
+            engine.push(next(iter(stream.events)))
+
+
+def test_bench_refuses_a_query_over_named_windows(inputs):
+    from harness.bench.cell import _load_inputs
+
+    cell = {"query_path": str(inputs / "q.rq"), "window": None, "entailment": None, "stream_dir": str(inputs / "one"),
+            "max_events": 0}
+    with pytest.raises(ConfigError, match="cgpm bench reads one stream"):
+        _load_inputs(cell)
