@@ -41,8 +41,9 @@ def _lines(fd: int):
 
 def serve(reference: str, in_fd: int = 0, out_fd: int = 1) -> int:
     engine_cls = resolve(reference)
-    # the wire carries no stream IRI, so a served engine takes one stream whatever it takes in process
-    capabilities = {**engine_cls.capabilities.as_json(), "streams": 1}
+    # the wire carries one query and no stream IRI, so a served engine takes one query over one stream, whatever it
+    # takes in process
+    capabilities = {**engine_cls.capabilities.as_json(), "streams": 1, "shares": ""}
     _write_all(out_fd, json.dumps({"type": "hello", "protocol": 1, "name": engine_cls.name,
                                   "capabilities": capabilities}) + "\n")
     engine = None

@@ -207,3 +207,14 @@ def test_an_engine_not_installed_says_how_to_install_it(descriptor):
         build_engine(str(path), QUERY, STREAM)
     missing_program = resolve(str(descriptor("ok", requires=["no-such-program-here"])))
     assert "needs 'no-such-program-here' on PATH" in missing_program.descriptor.unavailable()
+
+
+def test_a_served_engine_declares_one_query_of_one_stream():
+    from engines.external.descriptor import capabilities_from
+
+    table = {"windows": ["sliding"], "deletions": True, "entailment": ["none"], "static": True, "filters": True}
+    assert capabilities_from({**table, "shares": "", "streams": 1}, "hello").shares == ""
+    with pytest.raises(EngineError, match="shares must be empty"):
+        capabilities_from({**table, "shares": "the window store"}, "hello")
+    with pytest.raises(EngineError, match="streams must be 1"):
+        capabilities_from({**table, "streams": 2}, "hello")
