@@ -25,6 +25,8 @@ PROPERTY_TESTS = [
     "tests/test_properties.py",
     "tests/test_differential.py",
     "tests/test_stateful.py",
+    "tests/test_many_queries.py",
+    "tests/test_differential_streams.py",
     "tests/engines/spectra/test_spectra_properties.py",
     "tests/engines/spectra/test_spectra_oracle.py",
     "tests/engines/delta/test_delta_vs_baselines.py",
