@@ -17,20 +17,10 @@ import argparse
 import gc
 import json
 import sys
-import time
 
 import numpy as np
 
-
-def _push_seconds(engine_cls, query, stream, events) -> float:
-    engine = engine_cls(query, static=stream.static, schema=stream.schema)
-    clock = time.perf_counter_ns
-    spent = 0
-    for event in events:
-        before = clock()
-        engine.push(event)
-        spent += clock() - before
-    return spent / 1e9
+from benchmarks.diagnostics.compact_ab import push_seconds
 
 
 def compare(engine: str, query, source, rounds: int) -> dict:
@@ -47,7 +37,7 @@ def compare(engine: str, query, source, rounds: int) -> dict:
         for path in order:
             gc.collect()
             events = iter(source.events) if path == "stream" else whole.events
-            seconds[path] = _push_seconds(engine_cls, query, whole, events)
+            seconds[path] = push_seconds(engine_cls, query, whole, events)
         streamed.append(triples / seconds["stream"])
         held.append(triples / seconds["memory"])
         ratios.append(seconds["memory"] / seconds["stream"])
