@@ -1,12 +1,13 @@
 """``cgpm reproduce PAPER|FILE``: every claim of a paper judged, exit 1 when a verdict differs from the one recorded.
 
-PAPER is spectra, sparkwave, tpjoin or delta (all its claim files under benchmarks/papers/PAPER/); FILE is one
-claim file. Without ``--check`` or ``--run`` the experiments' configs are run first (``cgpm bench CONFIG``, or a
+PAPER is spectra, sparkwave, tpjoin or delta (all its claim files under benchmarks/papers/PAPER/), or ``all`` (every
+paper's); FILE is one claim file. Without ``--check`` or ``--run`` the experiments' configs are run first (``cgpm bench CONFIG``, or a
 workload script with ``--publish``) and the claims judged from those new runs; ``--run RUN`` judges a finished
 run; ``--check`` judges the published results alone (``--results DIR``, default results/published) and runs
 nothing. Exit 0 when every verdict is the one the claim file records (a claim honestly missed stays missed),
 1 naming the claims whose verdict changed, 2 on bad input. ``--docs`` rewrites the generated block of
-docs/PAPER-results.md from the verdicts.
+docs/PAPER-results.md from the verdicts; with ``all`` it also rewrites docs/paper-scale.md's table of time and memory
+of every paper-scale cell (``benchmarks/papers/scale.toml``).
 """
 
 from __future__ import annotations
@@ -20,17 +21,19 @@ from pathlib import Path
 from common.errors import ConfigError
 
 RUNS = Path("results/runs")
+ALL = "all"  # every paper's claim files
 
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("reproduce", help="judge a paper's claims (run it, or --check the published results)")
-    parser.add_argument("target", metavar="PAPER|FILE", help="spectra, sparkwave, tpjoin, delta, or a claim file (.toml)")
+    parser.add_argument("target", metavar="PAPER|FILE", help="spectra, sparkwave, tpjoin, delta, all, or a claim file (.toml)")
     parser.add_argument("--run", type=Path, metavar="RUN", help="judge this finished run instead of running the config")
     parser.add_argument("--check", action="store_true", help="judge the published results only; run nothing")
     parser.add_argument("--results", type=Path, default=Path("results/published"), metavar="DIR",
                         help="root of the published folders (default results/published)")
     parser.add_argument("--json", action="store_true", help="print the verdicts as JSON")
-    parser.add_argument("--docs", action="store_true", help="with --check: rewrite the generated block of docs/PAPER-results.md")
+    parser.add_argument("--docs", action="store_true", help="with --check: rewrite the generated block of docs/PAPER-results.md "
+                        "(with all: every paper's, and docs/paper-scale.md)")
     parser.set_defaults(handler=run)
 
 
@@ -60,9 +63,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(render.text_table(verdicts))
     if args.docs:
-        target = render.docs_path(claims.ROOT, args.target)
-        target.write_text(render.replace_block(target.read_text(), args.target, verdicts))
-        print(f"rewrote the generated block of {target}", file=sys.stderr)
+        _rewrite_docs(args.target, verdicts, results)
     changed = [verdict for verdict in verdicts if verdict.changed]
     counts = {name: sum(v.verdict == name for v in verdicts) for name in ("met", "missed", "not-shown")}
     print(f"cgpm reproduce {args.target}: {len(verdicts)} claims: {counts['met']} met, {counts['missed']} missed, "
@@ -74,11 +75,34 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rewrite_docs(target: str, verdicts, results: Path) -> None:
+    """Each judged paper's generated block of docs/PAPER-results.md; with ``all`` also docs/paper-scale.md's table.
+
+    Every document is made before any is written, so an error leaves all of them as they were."""
+    from harness import claims
+    from harness.claims import render, scale
+
+    papers = claims.papers() if target == ALL else [target]
+    documents = {}
+    for paper in papers:
+        path = render.docs_path(claims.ROOT, paper)
+        documents[path] = render.replace_block(path.read_text(), paper, [v for v in verdicts if v.paper == paper])
+    if target == ALL:
+        path = claims.ROOT / "docs" / "paper-scale.md"
+        block = scale.scale_table(scale.load_runs(claims.CLAIMS_DIR / "scale.toml"), results)
+        documents[path] = scale.replace_block(path.read_text(), block)
+    for path, text in documents.items():
+        path.write_text(text)
+        print(f"rewrote the generated block of {path}", file=sys.stderr)
+
+
 def _experiments(target: str):
     from harness import claims
 
     if target.endswith(".toml"):
         return [claims.load_experiment(target)]
+    if target == ALL:
+        return [experiment for paper in claims.papers() for experiment in claims.experiments(paper)]
     found = claims.experiments(target)
     if not found:
         raise ConfigError(f"paper {target!r} has no claim files under {claims.CLAIMS_DIR}")
