@@ -124,15 +124,20 @@ def _float(text: str, where: str) -> float:
         raise ConfigError(f"{where}: {text!r} is not a number") from None
 
 
+def read_toml(path: Path, what: str) -> dict:
+    """The TOML table of ``path``; an unreadable or malformed file is a one-line ConfigError naming it."""
+    try:
+        return tomllib.loads(path.read_text())
+    except OSError as error:
+        raise ConfigError(f"cannot read {what} {path}: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+
+
 def load_experiment(path: str | Path) -> Experiment:
     """The experiment of one claim file, every claim expanded and checked."""
     path = Path(path)
-    try:
-        table = tomllib.loads(path.read_text())
-    except OSError as error:
-        raise ConfigError(f"cannot read claim file {path}: {error.strerror}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    table = read_toml(path, "claim file")
     _check_keys(table, FILE_KEYS, ("paper", "citation", "figure", "config", "published"), str(path))
     if table["paper"] not in PAPERS:
         raise ConfigError(f"{path}: paper {table['paper']!r} is not one of {', '.join(PAPERS)}")

@@ -11,14 +11,13 @@ a test fails when the committed table is stale.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
 from common.errors import ConfigError
-from harness.claims.model import PAPERS
+from harness.claims.model import PAPERS, read_toml
 from harness.claims.published import load_cells
 from harness.claims.render import number
 
@@ -40,12 +39,7 @@ class ScaleRun:
 
 def load_runs(path: Path) -> list[ScaleRun]:
     """The runs of ``scale.toml``, every key checked where the file enters."""
-    try:
-        table = tomllib.loads(path.read_text())
-    except OSError as error:
-        raise ConfigError(f"cannot read {path}: {error.strerror}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    table = read_toml(path, "scale file")
     if set(table) != {"run"} or not isinstance(table["run"], list):
         raise ConfigError(f"{path}: expected only [[run]] tables")
     runs = []
