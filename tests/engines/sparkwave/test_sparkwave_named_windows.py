@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from common.errors import StreamError
+from common.errors import EngineError, StreamError
 from engines.model.query import parse_query
 from engines.model.stream import INSERT, Event, Update
 from engines.sparkwave import SparkwaveEngine
@@ -87,3 +87,11 @@ def test_an_event_of_a_stream_no_window_reads_is_refused_by_name():
     engine = SparkwaveEngine(named_query("WINDOW :a { ?x :p ?y } WINDOW :b { ?y :q ?z }"))
     with pytest.raises(StreamError, match="which no named window reads"):
         engine.push(event(0, 0, f"{EX}s3", (x("a"), x("p"), x("b"))))
+
+
+def test_a_query_over_named_windows_shares_an_engine_with_such_queries_only():
+    engine = SparkwaveEngine(named_query("WINDOW :a { ?x :p ?y } WINDOW :b { ?y :q ?z }"))
+    one_window = parse_query(f"PREFIX : <{EX}>\nSELECT * WHERE {{ ?x :p ?y }}", window="sliding:4:1")
+    with pytest.raises(EngineError, match="shares an engine only with queries over named windows"):
+        engine.add_query(one_window)
+    assert engine.add_query(named_query("WINDOW :a { ?x :q ?y } WINDOW :b { ?y :q ?z }")) == 1
