@@ -7,7 +7,7 @@ id into one ``MultiDelta``. Two uses:
 - ``PerQueryEngine``, the generic adapter for engines that cannot share: one instance per query,
   built by a factory, and capabilities saying so (``shares`` names nothing shared);
 - a sharing engine holding queries it cannot put in its own structures (Sparkwave: one network
-  per window) adds further instances of itself to the set (``QuerySet.around``).
+  per window kind: time, event, unbounded) adds further instances of itself to the set (``QuerySet.around``).
 
 Every query is registered before the first event (the protocol's rule), so every instance sees the
 whole stream from its start.

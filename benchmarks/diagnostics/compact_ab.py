@@ -6,7 +6,8 @@ module names, then set aside, so both engines share every other module (the quer
 vocabulary). Each cell is a stream, a query and a
 window; its events are read once and held, and both engines push the same event objects. In every
 round each engine makes one whole pass over each cell, the order of old and new alternating from round
-to round; only ``push`` is timed. The figure is the per-round ratio of throughputs, new over old
+to round; only ``push`` is timed (wall time; with ``--cpu`` the thread's CPU time, which leaves out other
+processes' turns on a shared core). The figure is the per-round ratio of throughputs, new over old
 (above 1: the new engine is faster), with its median and IQR.
 
     taskset -c 1 python -m benchmarks.diagnostics.compact_ab --old DIR [--package engines.spectra --engine SpectraRevEngine] \\
@@ -49,9 +50,8 @@ def import_engine(package: str, engine: str, old_root: str | None = None):
         sys.modules.update(current)
 
 
-def push_seconds(engine_cls, query, stream, events) -> float:
+def push_seconds(engine_cls, query, stream, events, clock=time.perf_counter_ns) -> float:
     engine = engine_cls(query, static=stream.static, schema=stream.schema)
-    clock = time.perf_counter_ns
     spent = 0
     for event in events:
         before = clock()
@@ -77,7 +77,10 @@ def main() -> None:
     parser.add_argument("--cell", action="append", required=True,
                         help="STREAM,QUERY,WINDOW[,ENTAILMENT[,EVENTS]]")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--cpu", action="store_true",
+                        help="time pushes with the thread's CPU time (another process's turn on a shared core not counted)")
     args = parser.parse_args()
+    clock = time.thread_time_ns if args.cpu else time.perf_counter_ns
     new_cls = import_engine(args.package, args.engine)
     old_cls = import_engine(args.package, args.engine, args.old)
     cells = []
@@ -100,7 +103,7 @@ def main() -> None:
             seconds = {}
             for name, engine_cls in order:
                 gc.collect()
-                seconds[name] = push_seconds(engine_cls, query, stream, events)
+                seconds[name] = push_seconds(engine_cls, query, stream, events, clock)
                 rates.setdefault((label, name), []).append(triples / seconds[name])
             ratios[label].append(seconds["old"] / seconds["new"])
             print(f"round {round_number + 1} {label}: old {seconds['old']:.2f}s new {seconds['new']:.2f}s "

@@ -1,21 +1,28 @@
-"""The β-network (sections 3.2 and 3.5): join nodes make tokens, each a partial match whose τ_start is still in the window.
+"""The β-network (sections 3.2 and 3.5): join nodes make tokens, each a partial match whose triples are all still in their windows.
 
 A token is ``(parent, triple)`` (section 3.2). It is kept as its row, the values its match binds in
 the chain's order: the row is the parent's row extended by the values the triple binds, so it names
 the parent (its prefix) and, through the join node's pattern, every triple of the chain; no two
-tokens of one memory have the same row. A β-memory keeps each token with its ``τ_start`` (section
-3.5): as a held row (the row, then ``τ_start``) in a hash index on each child join node's join
-variables (no nested loops over a memory), or, in a memory with no child, as a dict from row to
-``τ_start``. A first join's token is its triple's α item itself when the two are equal (the row is
-the item's values and ``τ_start`` its stamp). A new token's ``τ_start`` is its parent's lowered to its triple's stamp; static
-triples (stamp None) never lower it. A join node makes a token only when ``τ_start`` is still in the
-window at the current instant, and only when the FILTERs whose variables are all bound by then hold.
-``τ_end`` is not kept: no test reads it (the window test is on ``τ_start``, see the package notes).
+tokens of one memory have the same row.
 
-Stamps only grow (a triple seen again, or derived again, is re-stamped), so a stored ``τ_start`` is a
+Window bounds per token (section 3.5). A triple's stamp is the last instant it is in its window
+(``engines.sparkwave.graphs``: each window computes it from the timestamp, so triples of windows of
+different ranges, slides or streams carry comparable bounds; a static triple's is infinite). A token's
+bound ``until`` is the least stamp of its triples: the last instant at which the whole match is in the
+windows, the paper's interval ``T^k(k)`` read through each triple's own window. It is computed
+incrementally as the paper's interval is (a new token's ``until`` is its parent's lowered to its
+triple's stamp), and a join node makes a token only when ``until`` is not before the current instant
+(``Clock.now``), and only when the FILTERs whose variables are all bound by then hold. So one join node
+serves patterns of different windows: the test reads the token, not the node. A β-memory keeps each
+token with its ``until``: as a held row (the row, then ``until``) in a hash index on each child join
+node's join variables (no nested loops over a memory), or, in a memory with no child, as a dict from
+row to ``until``. A first join's token is its triple's α item itself (the row is the item's values and
+``until`` its stamp).
+
+Stamps only grow (a triple seen again, or derived again, is re-stamped), so a stored ``until`` is a
 lower bound of the true one. When the bound fails the test, the chain's triples are read back from
-the row and the starts along it are refreshed; only if the fresh ``τ_start`` fails does the join
-refuse. It fails exactly when the token holds a triple that left the window at this instant and that
+the row and the bounds along it are refreshed; only if the fresh ``until`` fails does the join
+refuse. It fails exactly when the token holds a triple that left its window at this instant and that
 the collector has not taken yet (the engine collects after the event's joins, as Sparkwave's
 collector runs behind the matcher).
 
@@ -87,12 +94,12 @@ class Production:
 
 
 class BetaMemory:
-    """The tokens one join node made (the root: its one empty token), each a row and its τ_start, indexed for each child.
+    """The tokens one join node made (the root: its one empty token), each a row and its until, indexed for each child.
 
-    While the memory has no child its tokens are ``rows``, a dict from row to τ_start (the last memory of a
+    While the memory has no child its tokens are ``rows``, a dict from row to until (the last memory of a
     chain: its rows are the complete matches). From its first child on, ``rows`` is None and each token is
-    one held row (the row's values, then τ_start: ``engines.sparkwave.bags``) in every child's index, the
-    first index standing for the memory: no dict from row to start beside the indexes.
+    one held row (the row's values, then until: ``engines.sparkwave.bags``) in every child's index, the
+    first index standing for the memory: no dict from row to bound beside the indexes.
     """
 
     __slots__ = ("node", "depth", "width", "size", "rows", "indexes", "children", "productions")
@@ -102,7 +109,7 @@ class BetaMemory:
         self.depth = depth
         self.width = width  # the length of its rows
         self.size = 0
-        self.rows: dict[tuple, float] | None = {}  # row -> τ_start, until the first child
+        self.rows: dict[tuple, float] | None = {}  # row -> until, while the memory has no child
         self.indexes: list[tuple] = []  # (key getter on rows, {key: bucket of held rows}), one per child
         self.children: list[JoinNode] = []
         self.productions: list[Production] = []
@@ -118,13 +125,13 @@ class BetaMemory:
         return buckets
 
     def held_rows(self) -> list[tuple]:
-        """Every token as its held row (values, then τ_start)."""
+        """Every token as its held row (values, then until)."""
         if self.rows is not None:
-            return [row + (start,) for row, start in self.rows.items()]
+            return [row + (until,) for row, until in self.rows.items()]
         return [held for bag in self.indexes[0][1].values() for held in bag_items(bag)]
 
-    def starts(self) -> dict[tuple, float]:
-        """Every token's row and τ_start."""
+    def untils(self) -> dict[tuple, float]:
+        """Every token's row and until."""
         width = self.width
         return {held[:width]: held[width] for held in self.held_rows()}
 
@@ -141,22 +148,22 @@ class BetaMemory:
         width = self.width
         return [held[:width] for held in self.held_rows()]
 
-    def add(self, row: tuple, start, held: tuple | None = None) -> None:
-        """The token ``row`` with ``τ_start`` ``start``; ``held``: an equal held row to keep instead of a new one."""
+    def add(self, row: tuple, until, held: tuple | None = None) -> None:
+        """The token ``row`` with its bound ``until``; ``held``: an equal held row to keep instead of a new one."""
         self.size += 1
         rows = self.rows
         if rows is not None:
-            rows[row] = start
+            rows[row] = until
         else:
             width = self.width
             if held is None:
-                held = row + (start,)
+                held = row + (until,)
             for key_of, buckets in self.indexes:
                 held_add(buckets, key_of(held), held, width)
         for production in self.productions:
             production.add(row)
         for child in self.children:
-            child.left_activate(row, start)
+            child.left_activate(row, until)
 
     def delete(self, row: tuple) -> None:
         """Remove the token ``row`` and every token built on it (Rete retraction); an absent row is nothing to do."""
@@ -178,38 +185,38 @@ class BetaMemory:
         for production in self.productions:
             production.remove(row)
 
-    def restart(self, row: tuple, start) -> None:
-        """Set the τ_start of the token ``row`` (present)."""
+    def set_until(self, row: tuple, until) -> None:
+        """Set the until of the token ``row`` (present)."""
         if self.rows is not None:
-            self.rows[row] = start
+            self.rows[row] = until
             return
-        held, width = row + (start,), self.width
+        held, width = row + (until,), self.width
         for key_of, buckets in self.indexes:
             held_replace(buckets, key_of(row), held, width)
 
     def refresh(self, row: tuple):
-        """Recompute ``τ_start`` along the chain of ``row`` (this memory's) from its triples' current stamps."""
+        """Recompute ``until`` along the chain of ``row`` (this memory's) from its triples' current stamps."""
         chain = []
         memory = self
         while memory.node is not None:
             chain.append(memory)
             memory = memory.node.parent
-        start = INF
+        until = INF
         for memory in reversed(chain):
             stamp = memory.node.stamp_of(row)
-            if stamp is not None and stamp < start:
-                start = stamp
-            memory.restart(row[:memory.width], start)
-        return start
+            if stamp < until:
+                until = stamp
+            memory.set_until(row[:memory.width], until)
+        return until
 
 
 class Clock:
-    """The earliest stamp still in the window at the current instant (``-inf`` for unbounded windows)."""
+    """The current instant (a timestamp; an event index for event windows), which every token's bound is tested against."""
 
-    __slots__ = ("window_start",)
+    __slots__ = ("now",)
 
     def __init__(self) -> None:
-        self.window_start: float = -INF
+        self.now: float = -INF
 
 
 class JoinNode:
@@ -251,18 +258,18 @@ class JoinNode:
         bag = self.parent_buckets.get(self.right_key(triple))
         if bag is not None:
             width, new = self.parent.width, self.new_values(triple)
-            if self.item_rows and stamp is not None:  # the root's one token: the new token is the item itself
+            if self.item_rows:  # the root's one token: the new token is the item itself
                 self._make((), INF, new, stamp, item)
                 return
             for held in bag_items(bag):
                 self._make(held[:width], held[width], new, stamp)
 
-    def left_activate(self, row: tuple, start) -> None:
+    def left_activate(self, row: tuple, until) -> None:
         bag = self.alpha_buckets.get(self.left_key(row))
         if bag is not None:
             new_values, stamp_at = self.new_item_values, self.stamp_at
             for item in bag_items(bag):
-                self._make(row, start, new_values(item), item[stamp_at])
+                self._make(row, until, new_values(item), item[stamp_at])
 
     def right_retract(self, triple: Triple) -> None:
         """The tokens made here with ``triple`` leave: they are its joins with the parent memory (rematch)."""
@@ -280,25 +287,25 @@ class JoinNode:
             for item in bag_items(bag):
                 output.delete(row + new_values(item))
 
-    def _make(self, parent_row: tuple, parent_start, new: tuple, stamp, held: tuple | None = None) -> None:
-        """The token of ``parent_row`` extended by the values ``new`` of a triple stamped ``stamp``, if in the window.
+    def _make(self, parent_row: tuple, parent_until, new: tuple, stamp, held: tuple | None = None) -> None:
+        """The token of ``parent_row`` extended by the values ``new`` of a triple stamped ``stamp``, if in its windows.
 
         ``held``: the held row it would have (its triple's α item, for a first join), kept instead of a copy."""
-        start = parent_start
-        if stamp is not None and stamp < start:
-            start = stamp
-        window_start = self.clock.window_start
-        if start < window_start:
-            if stamp is not None and stamp < window_start:
+        until = parent_until
+        if stamp < until:
+            until = stamp
+        now = self.clock.now
+        if until < now:
+            if stamp < now:
                 self.tokens_refused += 1
-                return  # the triple itself has left the window
-            start = self.parent.refresh(parent_row)  # the bound is stale: a triple was re-stamped
-            if stamp is not None and stamp < start:
-                start = stamp
-            if start < window_start:
+                return  # the triple itself has left its window
+            until = self.parent.refresh(parent_row)  # the bound is stale: a triple was re-stamped
+            if stamp < until:
+                until = stamp
+            if until < now:
                 self.tokens_refused += 1
                 return
         row = parent_row + new
         if self.accept is not None and not self.accept(row):
             return
-        self.output.add(row, start, held)
+        self.output.add(row, until, held)

@@ -1,45 +1,45 @@
-"""The Sparkwave engine keeps its production's mappings equal to M(τ) after every event, and reports their change.
+"""The Sparkwave engine keeps its productions' mappings equal to M(τ) after every event, and reports their change.
 
-One event, in the engine's one thread (section 3.7):
+One event, in the engine's one thread (section 3.7), for each graph that reads the event's stream
+(``engines.sparkwave.graphs``: the one window, or each named window over that stream):
 
 1. ε-network: every update's triple is closed under the schema (``EpsilonNetwork.closure``).
 2. Windows (sliding, tumbling, event): each closed triple already in working memory is re-stamped
-   with the event's stamp (a derived triple carries its source's stamp; a triple's stamp is its
-   latest source's, so it leaves with the last of them). Only then are the new ones inserted into
-   the α-memories they pass, right-activating their join nodes: re-stamping first means no join
-   of this event can miss a triple that this event brings back.
-3. Collection (Algorithm 1): the triples whose stamp is before the window's start at this instant
-   leave every α-memory, with the tokens built on them; the complete matches among those tokens
-   are the removed matches. Each α-memory's queue of the items it owns (a WME's first memory owns
-   it) is in time order (stamps only grow), so collection touches only what leaves.
+   with the event's bound in the graph's window, the last instant it stays in (a derived triple
+   carries its source's; a triple's stamp is its latest source's, so it leaves with the last of
+   them). Only then are the new ones inserted into the α-memories they pass, right-activating their
+   join nodes: re-stamping first means no join of this event can miss a triple that this event
+   brings back. A join tests each token's own bound against the instant (``beta``), so one chain
+   joins triples of windows of different ranges over different streams.
+3. Collection (Algorithm 1), in every windowed graph, read or not: the triples whose stamp is before
+   the current instant leave every α-memory, with the tokens built on them (an event on one stream
+   can empty another stream's window); the complete matches among those tokens are the removed
+   matches. A graph's queue of the items it stamped is in stamp order (stamps only grow in one
+   graph), so collection touches only what leaves.
 4. Unbounded windows: updates apply in order; a triple's support counts its present sources (the
    static triples and the distinct streamed triples deriving it), and a delete that drops it to
    zero retracts the triple (Rete retraction). An insert of a present triple, or a delete of an
    absent one, changes nothing (sets, DESIGN.md section 2).
-5. The production counts complete matches per mapping; the event's delta is the mappings whose
+5. Each production counts complete matches per mapping; the event's delta is the mappings whose
    count went from zero to positive or back, netted over the event. Its mappings are M(τ): nothing
    else keeps the reported answers.
 
-The event window is a sliding window over event indexes: the clock is the event's index and the
-window starts at it. Static triples go through the ε-network at construction, stamp None: never
-collected and never in a token's interval; their answers are first reported at the first event.
+The instant is the event's timestamp, or its index for an event window (a sliding window over event
+indexes, whose triples stay for their own event only). Static triples go through the ε-network of
+each graph holding the static data at the first build, stamp infinite: never collected and never
+lowering a token's bound; their answers are first reported at the first event.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from sys import intern
+from collections.abc import Iterable
 from typing import ClassVar
 
 from common.errors import EngineError, StreamError
 from engines.model.stream import DELETE, NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.protocol import Capabilities, MultiDelta, check_supported
-from engines.rdfs import RDF_TYPE
-from engines.sparkwave.alpha import WorkingMemory, passing
-from engines.sparkwave.bags import held_find
-from engines.sparkwave.epsilon import EpsilonNetwork
-from engines.sparkwave.expiry import ExpiryQueue
+from engines.sparkwave.graphs import GraphKey, WindowGraph
 from engines.sparkwave.network import ReteNetwork
 
 SPARKWAVE_CAPABILITIES = Capabilities(
@@ -49,8 +49,25 @@ SPARKWAVE_CAPABILITIES = Capabilities(
     static=True,
     filters=True,
     output="delta",
-    shares="α-memories and join nodes of the queries with one window and entailment (one network per window)",
+    shares="α-memories and join nodes of patterns over the same graph; one network for all time-window queries "
+           "(window bounds per token), one per event or unbounded window",
+    streams=64,  # named windows: a graph each, under one β-network; no limit of its design
 )
+
+
+def graph_keys(query: ContinuousQuery) -> list[GraphKey]:
+    """The key of the graph each pattern of ``query`` matches (DESIGN.md section 2, Several streams)."""
+    if not query.named_windows:
+        return [GraphKey(None, query.window, True, query.entailment)] * len(query.patterns)
+    static = GraphKey(None, None, True, query.entailment)
+    return [static if k is None else GraphKey(query.named_windows[k].stream, query.named_windows[k].window, False,
+                                              query.entailment)
+            for k in query.pattern_windows]
+
+
+def network_kind(query: ContinuousQuery) -> str:
+    """Which queries one network can hold: time windows (sliding, tumbling, named) share one clock, the timestamp."""
+    return "named" if query.named_windows else query.window.kind
 
 
 class SparkwaveEngine:
@@ -71,93 +88,46 @@ class SparkwaveEngine:
         self._build((query,))
 
     def _build(self, queries: tuple[ContinuousQuery, ...]) -> None:
-        """The network of ``queries`` (one window and entailment): a production each, shared α-memories and join nodes."""
+        """The network of ``queries`` (of one kind): a production each, over the graphs their patterns match."""
         query = queries[0]
         self.query = query
         self.queries = self.network_queries = queries  # registered, and built into the network
         self.window = query.window
+        self.kind = query.window.kind  # named windows are sliding: their clock is the timestamp
         self.rete = ReteNetwork()
-        self.productions = [self.rete.add_production(q.patterns, q.filters, q.variables) for q in queries]
+        graphs: dict[GraphKey, WindowGraph] = {}
+        self.productions = []
+        for q in queries:
+            keys = graph_keys(q)
+            for key, pattern in zip(keys, q.patterns, strict=True):
+                graphs.setdefault(key, WindowGraph(key)).patterns.append(pattern)
+            alphas = [graphs[key].alpha for key in keys]
+            self.productions.append(self.rete.add_production(q.patterns, q.filters, q.variables, alphas))
         self.production = self.productions[0]
-        # without entailment the ε-network has no node, and every triple enters at the α root
-        patterns = [pattern for q in queries for pattern in q.patterns]
-        self.epsilon = EpsilonNetwork(self.schema if query.entailment == "rdfs" else (), patterns)
-        for node in self.epsilon.nodes():
-            is_class = node.kind == "C"
-            node.alpha = None if node.term == RDF_TYPE and not is_class else (
-                self.rete.alpha.wired(RDF_TYPE, node.term) if is_class else self.rete.alpha.wired(node.term)
-            )
-        self.wmes = WorkingMemory(self.rete.alpha)  # triple -> stamp (None: static), read from the α-memories
-        self.support: dict[Triple, int] = {}  # unbounded: how many present sources derive each WME (and static ones)
-        self.expiry = ExpiryQueue()  # windows: the stamped items in stamp order (Algorithm 1's collection)
-        self.superseded = 0  # queued entries whose WME was re-stamped since (the collector skips them)
-        self.present: set[Triple] = set()  # unbounded: the streamed triples in D(τ)
+        static = set(self.static) if any(key.static for key in graphs) else ()
+        for graph in graphs.values():  # after every production: an ε node links to the α-memories made by then
+            graph.wire(self.schema, static)
+        self.graphs = list(graphs.values())
+        self.windowed = [graph for graph in self.graphs if graph.key.window is not None]
+        self._readers: dict[str, list[WindowGraph]] = {}
         self._last_ts: int | None = None
         self._first = True
-        for triple in set(self.static):
-            for closed, node in self.epsilon.closure(triple):
-                self._support(closed, node, None)
 
     def add_query(self, query: ContinuousQuery) -> int:
-        """Register a further query (``engines.sparkwave.query_set``): same window, same network."""
+        """Register a further query (``engines.sparkwave.query_set``): one network for the queries of one kind."""
         from engines.sparkwave.query_set import add_query
 
         return add_query(self, query)
 
-    # ------------------------------------------------------------------ working memory
-
-    def _memories(self, triple: Triple, node) -> Sequence:
-        candidates = node.alpha if node is not None and node.alpha is not None else self.rete.alpha.candidates(triple)
-        return passing(candidates, triple)
-
-    def _insert(self, triple: Triple, memories: Sequence, stamp: int | None) -> tuple:
-        """A new WME into the α-memories it passes (``memories``), joins run deepest node first; its owner's item."""
-        s, p, o = triple
-        triple = (intern(s), intern(p), intern(o))  # one string per distinct term, however many batches bring it
-        self.wmes.count += 1
-        if len(memories) == 1:
-            memory = memories[0]
-            item = memory.add(memory.values_of(triple), stamp)
-            for join in memory.successors:
-                join.right_activate(triple, stamp, item)
-            return item
-        items = {memory: memory.add(memory.values_of(triple), stamp) for memory in memories}
-        # deepest first across all its memories too (Doorenbos), or a join would make a token twice
-        for join in sorted({join for memory in memories for join in memory.successors},
-                           key=lambda join: -join.output.depth):
-            join.right_activate(triple, stamp, items[join.alpha])
-        return items[memories[0]]
-
-    def _retract(self, triple: Triple) -> None:
-        memories = self.rete.alpha.passed_by(triple)
-        for memory in memories:
-            for join in memory.successors:
-                join.right_retract(triple)  # before the triple leaves the α-memories: rematch reads them
-        for memory in memories:
-            memory.remove(triple)
-
-    def _support(self, triple: Triple, node, stamp: int | None) -> None:
-        memories = self._memories(triple, node)
-        if not memories:
-            return  # it passes no α test: nothing holds it
-        if memories[0].find(triple) is not None:
-            self.support[triple] += 1
-        else:
-            self._insert(triple, memories, stamp)
-            self.support[triple] = 1
-
-    def _unsupport(self, triple: Triple) -> None:
-        support = self.support.get(triple)
-        if support is None:
-            return  # it passes no α test: nothing holds it
-        if support > 1:
-            self.support[triple] = support - 1
-        else:
-            del self.support[triple]
-            self._retract(triple)
-            self.wmes.count -= 1
-
     # ------------------------------------------------------------------ events
+
+    def readers(self, event: Event) -> list[WindowGraph]:
+        """The windowed graphs an event enters: those over its stream, and those of one-window queries (every event)."""
+        found = [graph for graph in self.windowed if graph.stream is None or graph.stream == event.stream]
+        if not found:  # a stream no window reads: not the harness's merge (one stream fed as is?)
+            raise StreamError(f"event {event.index} comes from stream {event.stream!r}, which no named window reads")
+        self._readers[event.stream] = found
+        return found
 
     def push(self, event: Event) -> Delta | MultiDelta:
         if self.network_queries is not self.queries:  # queries were added: one build for all of them
@@ -165,88 +135,22 @@ class SparkwaveEngine:
         if self._last_ts is not None and event.ts < self._last_ts:
             raise StreamError(f"event {event.index}: timestamp {event.ts} is before the previous {self._last_ts}")
         self._last_ts = event.ts
-        if self.window.kind == "unbounded":
-            self._apply_updates(event)
+        if self.kind == "unbounded":
+            for graph in self.windowed:
+                graph.apply_updates(event)
         else:
             if any(update.op == DELETE for update in event.updates):
                 raise StreamError(
                     f"event {event.index}: deletions are allowed with unbounded windows only, not {self.window.kind}"
                 )
-            now = event.index if self.window.kind == "event" else event.ts
-            start = now if self.window.kind == "event" else self.window.start(now)
-            self.rete.clock.window_start = start
-            self._arrive(event, now)
-            self._collect(start)
+            now = event.index if self.kind == "event" else event.ts
+            self.rete.clock.now = now
+            readers = self._readers.get(event.stream)
+            for graph in self.readers(event) if readers is None else readers:
+                graph.arrive(event)
+            for graph in self.windowed:
+                graph.collect(now)
         return self._delta()
-
-    def _arrive(self, event: Event, now: int) -> None:
-        fresh: dict[Triple, list] = {}
-        stamped: list[tuple] = []  # the items stamped now, and their owners' codes
-        owners: list[int] = []
-        memories_of = self._memories
-        for update in event.updates:
-            for triple, node in self.epsilon.closure(update.triple):
-                memories = memories_of(triple, node)
-                if not memories:
-                    continue  # it passes no α test: not a WME
-                owner = memories[0]
-                _, triple_key, buckets = owner.home
-                bag = buckets.get(triple_key(triple))
-                item = None if bag is None else held_find(bag, owner.values_of(triple), owner.width)
-                if item is None:
-                    if triple not in fresh:
-                        fresh[triple] = memories
-                    continue
-                stamp = item[owner.width]
-                if stamp is not None and stamp < now:
-                    self.superseded += 1  # its queued entry is stale from now on
-                    stamped.append(owner.restamp(item, now))
-                    owners.append(owner.code)
-                    for memory in memories[1:]:
-                        memory.restamp(memory.find(triple), now)
-        for triple, memories in fresh.items():
-            stamped.append(self._insert(triple, memories, now))
-            owners.append(memories[0].code)
-        if stamped:
-            self.expiry.push(now, stamped, owners)
-
-    def _collect(self, start: int) -> None:
-        """Algorithm 1: every triple stamped before the window's start leaves, with its tokens."""
-        expiry = self.expiry
-        due = expiry.due(start)
-        if not due:
-            return
-        memories, retract = self.rete.alpha.by_code, self._retract
-        stale = 0
-        if not self.superseded:  # no entry was superseded by a re-stamp: every due item is still held, as queued
-            for item, owner in expiry.take(due):
-                retract(memories[owner].triple_of(item))
-        else:
-            for item, owner in expiry.take(due):
-                memory = memories[owner]
-                item_key, _, buckets = memory.home
-                bag = buckets.get(item_key(item))
-                if bag is item or (bag is not None and type(bag) is not tuple
-                                   and held_find(bag, item[:memory.width], memory.width) is item):
-                    retract(memory.triple_of(item))
-                else:
-                    stale += 1  # re-stamped since: it leaves with its later entry
-            self.superseded -= stale
-        self.wmes.count -= due - stale
-
-    def _apply_updates(self, event: Event) -> None:
-        present = self.present
-        for update in event.updates:
-            triple = update.triple
-            if update.op == DELETE:
-                if triple in present:
-                    present.discard(triple)
-                    for closed, _ in self.epsilon.closure(triple):
-                        self._unsupport(closed)
-            elif triple not in present:
-                present.add(triple)
-                for closed, node in self.epsilon.closure(triple):
-                    self._support(closed, node, event.ts)
 
     def _delta(self) -> Delta | MultiDelta:
         first, self._first = self._first, False
@@ -281,11 +185,12 @@ class SparkwaveEngine:
         return Counter(dict.fromkeys(map(production.mapping, production.keys()), 1))
 
     def stats(self) -> dict[str, int]:
+        graphs: Counter[str] = Counter()
+        for graph in self.graphs:
+            graphs.update(graph.stats())
         return {
-            **self.epsilon.stats(),
+            **graphs,
             **self.rete.stats(),
-            "wmes": len(self.wmes),
-            "expiry_queue": len(self.expiry),
             "answers": 0 if self._first else sum(len(production.keys()) for production in self.productions),
         }
 

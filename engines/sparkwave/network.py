@@ -10,13 +10,17 @@ an error being false) are each placed on the first join node after which all the
 they read are bound, and tested there on the new token's row; a conjunct reading no pattern
 variable is tested at the first join.
 
+Graphs. Each pattern reads the α-memories of the graph it matches (``engines.sparkwave.graphs``: the
+one window with the static data, or a named window, or the static graph alone), given per pattern by the
+builder; one chain may read memories of several graphs, since each token carries its own window bound.
+
 Sharing. ``ReteNetwork`` keys every join node on its parent memory, its α-memory, its join tests
 and its FILTERs; adding a production whose pattern starts like one already in the network reuses
-that prefix's join nodes and memories (Rete's node sharing). An engine runs one query, so one
-production: within one basic graph pattern no two prefixes are equal, and what a query shares is
-its α-memories (every pattern with the same constants and repeated variables reads one memory, e.g.
-both patterns of ``?x :p ?y . ?y :p ?z``); ``shared_join_nodes`` counts the reuse when a network
-holds more than one production.
+that prefix's join nodes and memories (Rete's node sharing), when the patterns of the prefix read the
+same graphs. Within one basic graph pattern no two prefixes are equal, and what a query shares with
+itself is its α-memories (every pattern of one graph with the same constants and repeated variables
+reads one memory, e.g. both patterns of ``?x :p ?y . ?y :p ?z``); ``shared_join_nodes`` counts the
+reuse when a network holds more than one production.
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ class ReteNetwork:
     """α-network, β-network and productions; join nodes shared between productions with a common prefix."""
 
     def __init__(self) -> None:
-        self.alpha = AlphaNetwork()
+        self.alphas: list[AlphaNetwork] = []  # the α-networks of the graphs its join nodes read
         self.clock = Clock()
         self.root = BetaMemory(None, 0, 0)
         self.root.add((), INF)  # the root's one empty token: no triple, so no stamp bounds it
@@ -60,8 +64,12 @@ class ReteNetwork:
         self.shared_join_nodes = 0
 
     def add_production(self, patterns: Sequence[TriplePattern], filters: Sequence[Expr],
-                       variables: Sequence[str]) -> Production:
-        """Build (or reuse) the chain for one basic graph pattern; the production counts its full mappings."""
+                       variables: Sequence[str], alphas: Sequence[AlphaNetwork]) -> Production:
+        """Build (or reuse) the chain for one basic graph pattern, pattern ``i`` read from the graph whose α-network is
+        ``alphas[i]``; the production counts its full mappings."""
+        for network in alphas:
+            if all(network is not known for known in self.alphas):
+                self.alphas.append(network)
         order = join_order(patterns)
         pending = conjuncts(filters)
         pattern_variables = {t for p in patterns for t in p if is_variable(t)}
@@ -69,7 +77,7 @@ class ReteNetwork:
         names: list[str] = []
         for step, index in enumerate(order):
             pattern = patterns[index]
-            alpha = self.alpha.memory_for(pattern)
+            alpha = alphas[index].memory_for(pattern)
             left, right, new = [], [], []
             seen_here: set[str] = set()
             for position, term in enumerate(pattern):
@@ -87,7 +95,7 @@ class ReteNetwork:
             last = step == len(order) - 1
             here = [f for f in pending if last or (expr_variables(f) & pattern_variables) <= bound]
             pending = [f for f in pending if f not in here]
-            key = (id(memory), alpha.test, tuple(left), tuple(right), tuple(new), tuple(here), tuple(names))
+            key = (id(memory), id(alpha), tuple(left), tuple(right), tuple(new), tuple(here), tuple(names))
             node = self.join_nodes.get(key)
             if node is None:
                 accept = compile_filters(here, names) if here else None
@@ -113,7 +121,8 @@ class ReteNetwork:
     def stats(self) -> dict[str, int]:
         memories = self.beta_memories()
         return {
-            **self.alpha.stats(),
+            "alpha_memories": sum(len(network.memories) for network in self.alphas),
+            "alpha_entries": sum(memory.size for network in self.alphas for memory in network.memories.values()),
             "join_nodes": len(self.join_nodes),
             "beta_memories": len(memories),
             "tokens": sum(memory.size for memory in memories),

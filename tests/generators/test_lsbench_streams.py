@@ -1,7 +1,7 @@
 """LSBench's streams made apart (posts, post likes, photos, photo likes, GPS) and its multi-stream queries over them.
 
 Each stream is its own directory with the same static profile data, as S2Gen writes them; every query in
-``generators/lsbench/queries/streams/`` answers on ten users over two days, and reeval and TP-Join agree with
+``generators/lsbench/queries/streams/`` answers on ten users over two days, and reeval, TP-Join and Sparkwave agree with
 the oracle there at every merged instant.
 """
 
@@ -64,7 +64,7 @@ def test_the_queries_read_the_streams_apart():
 
 
 @pytest.mark.parametrize("path", QUERIES, ids=[path.stem for path in QUERIES])
-@pytest.mark.parametrize("engine", ["reeval", "tpjoin-lazy"])
+@pytest.mark.parametrize("engine", ["reeval", "tpjoin-lazy", "sparkwave"])
 def test_each_query_answers_and_verifies_on_a_small_stream(apart, path, engine):
     query = load_query(path)
     merged = open_merged(query, {iri: apart / iri[len(STREAM):] for iri in query.streams})

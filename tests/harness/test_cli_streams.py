@@ -73,7 +73,7 @@ def test_an_undeclared_window_block_exits_2(inputs, capsys):
 
 
 def test_an_engine_of_one_stream_refuses_with_the_reason(inputs, capsys):
-    code, _, err = _run(capsys, "run", "--engine", "sparkwave", *_streams(inputs), "--query", str(inputs / "q.rq"))
+    code, _, err = _run(capsys, "run", "--engine", "spectra", *_streams(inputs), "--query", str(inputs / "q.rq"))
     assert code == 2 and "2 named windows" in err
 
 
@@ -91,7 +91,7 @@ def test_one_stream_fed_as_is_to_a_query_over_named_windows_is_refused(inputs):
 
     query = load_query(inputs / "q.rq")
     stream = open_stream(inputs / "one")
-    for engine_name in ("reeval", "tpjoin-lazy", "oxigraph"):
+    for engine_name in ("reeval", "tpjoin-lazy", "oxigraph", "sparkwave"):
         engine = build_engine(engine_name, query, stream)
         with pytest.raises(StreamError, match="which no named window reads"):
             engine.push(next(iter(stream.events)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engines.model.query import parse_query
 from engines.model.stream import DELETE, INSERT, Event, Update
 from engines.sparkwave import SparkwaveEngine
+from engines.sparkwave.beta import INF
 
 EX = "http://ex/"
 TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
@@ -38,39 +39,39 @@ def test_windowed_derived_twice_and_streamed_leaves_with_its_last_source():
     push(engine, 0, 0, (INSERT, (x("ann"), TYPE, x("Student"))), (INSERT, NAME))
     push(engine, 1, 2, (INSERT, (x("ann"), x("teaches"), x("math"))))  # derives Person again via Teacher
     push(engine, 2, 3, (INSERT, ANN_PERSON), (INSERT, NAME))  # streamed too
-    assert engine.wmes[ANN_PERSON] == 3
+    assert engine.graphs[0].wmes[ANN_PERSON] == 7  # in the window until its last source's ts 3 + 5 - 1
     assert push(engine, 3, 5, ).removed == []  # the Student source left; the later ones hold it
-    assert ANN_PERSON in engine.wmes
+    assert ANN_PERSON in engine.graphs[0].wmes
     delta = push(engine, 4, 8)
     assert delta.removed == [(x("ann"), '"Ann"')]
-    assert ANN_PERSON not in engine.wmes
+    assert ANN_PERSON not in engine.graphs[0].wmes
 
 
 def test_static_source_keeps_a_triple_the_stream_also_derives():
     engine = SparkwaveEngine(person_query("sliding:2:1"), schema=SCHEMA, static=[(x("ann"), TYPE, x("Teacher"))])
-    assert engine.wmes[ANN_PERSON] is None
+    assert engine.graphs[0].wmes[ANN_PERSON] == INF
     assert push(engine, 0, 0, (INSERT, (x("ann"), TYPE, x("Student"))), (INSERT, NAME)).added == [(x("ann"), '"Ann"')]
-    assert engine.wmes[ANN_PERSON] is None  # a stream source never stamps a static triple
+    assert engine.graphs[0].wmes[ANN_PERSON] == INF  # a stream source never stamps a static triple
     assert push(engine, 1, 9).removed == [(x("ann"), '"Ann"')]  # the name left; the static type stays
-    assert ANN_PERSON in engine.wmes
+    assert ANN_PERSON in engine.graphs[0].wmes
 
 
 def test_unbounded_deletions_count_derivations():
     engine = SparkwaveEngine(person_query("unbounded"), schema=SCHEMA, static=[(x("bob"), TYPE, x("Teacher"))])
     student, teaches = (x("ann"), TYPE, x("Student")), (x("ann"), x("teaches"), x("math"))
     assert push(engine, 0, 0, (INSERT, student), (INSERT, teaches), (INSERT, ANN_PERSON), (INSERT, NAME)).added
-    assert engine.support[ANN_PERSON] == 3
+    assert engine.graphs[0].support[ANN_PERSON] == 3
     assert push(engine, 1, 1, (DELETE, student), (DELETE, ANN_PERSON)) .removed == []
-    assert engine.support[ANN_PERSON] == 1
+    assert engine.graphs[0].support[ANN_PERSON] == 1
     assert push(engine, 2, 2, (INSERT, teaches)).added == []  # already present: nothing changes
-    assert engine.support[ANN_PERSON] == 1
+    assert engine.graphs[0].support[ANN_PERSON] == 1
     assert push(engine, 3, 3, (DELETE, teaches)).removed == [(x("ann"), '"Ann"')]
-    assert ANN_PERSON not in engine.wmes
+    assert ANN_PERSON not in engine.graphs[0].wmes
     assert engine.stats()["tokens"] == 1  # only bob's partial match (static) is left: ann's were retracted
     bob = (x("bob"), TYPE, x("Person"))
     assert push(engine, 4, 4, (INSERT, (x("bob"), x("name"), '"Bob"'))).added == [(x("bob"), '"Bob"')]
     push(engine, 5, 5, (DELETE, (x("bob"), TYPE, x("Teacher"))))  # a static triple: the stream cannot delete it
-    assert engine.support[bob] == 1 and engine.answers()
+    assert engine.graphs[0].support[bob] == 1 and engine.answers()
 
 
 def test_retraction_removes_every_dependent_token():
@@ -91,5 +92,5 @@ def test_a_subproperty_inherits_the_domain_of_its_superproperty():
     engine = SparkwaveEngine(person_query("sliding:5:1"), schema=schema)
     delta = push(engine, 0, 0, (INSERT, (x("ann"), x("lectures"), x("math"))), (INSERT, NAME))
     assert delta.added == [(x("ann"), '"Ann"')]
-    assert ANN_PERSON in engine.wmes
+    assert ANN_PERSON in engine.graphs[0].wmes
     assert push(engine, 1, 9).removed == [(x("ann"), '"Ann"')]

@@ -9,6 +9,7 @@ from engines.model.query import parse_query
 from engines.model.stream import INSERT, Event, Update, Window
 from engines.rdfs import SYMMETRIC, Schema
 from engines.sparkwave import SparkwaveEngine
+from engines.sparkwave.alpha import AlphaNetwork
 from engines.sparkwave.beta import INF
 from engines.sparkwave.epsilon import EpsilonNetwork
 from engines.sparkwave.network import ReteNetwork, join_order
@@ -41,10 +42,10 @@ def test_patterns_with_the_same_constants_share_one_alpha_memory():
 
 
 def test_productions_with_a_common_prefix_share_join_nodes():
-    network = ReteNetwork()
+    network, alpha = ReteNetwork(), AlphaNetwork()
     shared = [("?x", x("p"), "?y"), ("?y", x("q"), "?z")]
-    network.add_production(shared, (), ("?x", "?y", "?z"))
-    network.add_production([*shared, ("?z", x("r"), "?w")], (), ("?x", "?y", "?z", "?w"))
+    network.add_production(shared, (), ("?x", "?y", "?z"), [alpha] * 2)
+    network.add_production([*shared, ("?z", x("r"), "?w")], (), ("?x", "?y", "?z", "?w"), [alpha] * 3)
     assert network.shared_join_nodes == 2
     assert len(network.join_nodes) == 3
 
@@ -113,7 +114,7 @@ def test_a_type_triple_entering_by_the_rdf_type_node_reaches_the_memories_of_its
     # by the rdf:type node and must still reach the α memory of the pattern ?x a :C (found by its class)
     schema = [(TYPE, DOMAIN, x("Thing"))]
     engine = SparkwaveEngine(query("?x a :C", entailment="rdfs"), schema=schema)
-    assert engine.epsilon.properties[TYPE] and x("C") not in engine.epsilon.classes
+    assert engine.graphs[0].epsilon.properties[TYPE] and x("C") not in engine.graphs[0].epsilon.classes
     assert engine.push(event(0, 0, (x("ann"), TYPE, x("C")))).added == [(x("ann"),)]
     both = SparkwaveEngine(query("?x a :C . ?x a :Thing", entailment="rdfs"), schema=schema)
     assert both.push(event(0, 0, (x("ann"), TYPE, x("C")))).added == [(x("ann"),)]
@@ -126,8 +127,8 @@ def test_sparkwave_takes_no_options_and_names_the_ones_it_got():
 def test_static_data_never_widens_a_token_and_stream_triples_do():
     engine = SparkwaveEngine(query("?x :p ?y . ?y :q ?z"), static=[(x("a"), x("p"), x("b"))])
     engine.push(event(0, 5, (x("b"), x("q"), x("c"))))
-    partial, complete = (memory.starts() for memory in engine.rete.beta_memories())
-    assert complete == {(x("a"), x("b"), x("c")): 5}  # each token's row and τ_start
+    partial, complete = (memory.untils() for memory in engine.rete.beta_memories())
+    assert complete == {(x("a"), x("b"), x("c")): 14}  # each token's row and until (ts 5 + 10 - 1)
     assert partial == {(x("a"), x("b")): INF}  # the static triple's token
 
 
@@ -137,9 +138,9 @@ def test_a_re_stamped_triple_refreshes_the_interval_instead_of_refusing_the_join
     engine.push(event(1, 3, (x("a"), x("p"), x("b"))))  # seen again: still in the window at ts 6
     delta = engine.push(event(2, 6, (x("b"), x("q"), x("c"))))
     assert delta.added == [(x("a"), x("b"), x("c"))]
-    partial, complete = (memory.starts() for memory in engine.rete.beta_memories())
-    assert complete == {(x("a"), x("b"), x("c")): 3}
-    assert partial == {(x("a"), x("b")): 3}  # refreshed along the chain
+    partial, complete = (memory.untils() for memory in engine.rete.beta_memories())
+    assert complete == {(x("a"), x("b"), x("c")): 6}  # the re-stamped :p (ts 3) is in the window until 3 + 4 - 1
+    assert partial == {(x("a"), x("b")): 6}  # refreshed along the chain
     assert engine.rete.stats()["tokens_refused"] == 0
 
 
@@ -176,10 +177,10 @@ def test_a_re_stamped_triple_leaves_with_its_last_stamp_and_its_stale_entry_is_s
     pq = (x("a"), x("p"), x("b")), (x("a"), x("q"), x("c"))
     assert engine.push(event(0, 0, *pq)).added == [(x("a"), x("b"), x("c"))]
     engine.push(event(1, 3, pq[0]))  # :p again: its entry of ts 0 is stale from now on
-    assert engine.superseded == 1 and engine.stats()["expiry_queue"] == 3
+    assert engine.graphs[0].superseded == 1 and engine.stats()["expiry_queue"] == 3
     delta = engine.push(event(2, 4))  # the window starts at 1: :q (ts 0) leaves, :p's stale entry is skipped
     assert delta.removed == [(x("a"), x("b"), x("c"))]
-    assert engine.superseded == 0 and engine.wmes[pq[0]] == 3 and pq[1] not in engine.wmes
+    assert engine.graphs[0].superseded == 0 and engine.graphs[0].wmes[pq[0]] == 6 and pq[1] not in engine.graphs[0].wmes
     assert engine.stats()["wmes"] == 1 and engine.stats()["expiry_queue"] == 1
     engine.push(event(3, 7))  # the window starts at 4: :p (ts 3) leaves
     assert engine.stats()["wmes"] == 0 and engine.stats()["alpha_entries"] == 0
@@ -188,8 +189,8 @@ def test_a_re_stamped_triple_leaves_with_its_last_stamp_and_its_stale_entry_is_s
 def test_the_working_memory_is_the_alpha_items_and_first_tokens_share_them():
     engine = SparkwaveEngine(query("?x :p ?y . ?y :q ?z"))
     engine.push(event(0, 2, (x("a"), x("p"), x("b"))))
-    memory = engine.rete.alpha.by_code[0]
+    memory = engine.graphs[0].alpha.by_code[0]
     item = memory.find((x("a"), x("p"), x("b")))
-    assert item == (x("a"), x("b"), 2) and engine.wmes[(x("a"), x("p"), x("b"))] == 2
+    assert item == (x("a"), x("b"), 11) and engine.graphs[0].wmes[(x("a"), x("p"), x("b"))] == 11  # ts 2 + 10 - 1
     first = next(iter(engine.rete.join_nodes.values())).output
     assert first.held_rows()[0] is item  # the first join's token is the α item itself, not a copy
