@@ -39,6 +39,7 @@ def _held_after_each_event(engine, stream, count: int):
         deltas = per_query(result)
         assert len(deltas) == count
         for query_id, delta in enumerate(deltas):
+            assert len(set(delta.added)) == len(delta.added), f"query {query_id}: an answer added twice"
             held[query_id] = (held[query_id] - set(delta.removed)) | set(delta.added)
         yield [frozenset(answers) for answers in held]
 
@@ -147,8 +148,11 @@ def test_random_queries_together_answer_as_alone(engine_name, case):
     _assert_each_as_alone(engine_name, drawn, stream)
 
 
-def test_a_dormant_tpjoin_query_wakes_with_its_window_and_sleeps_when_its_anchor_leaves():
-    """The copies' own constant is the anchor: its query holds no instance until a triple fits it, then gets the window."""
+def test_tpjoin_holds_one_view_per_distinct_pattern_across_the_query_set():
+    """Copies differing in their course, and one with its variables renamed: the Student pattern is one view.
+
+    At every event the set's views hold exactly the triples one query over every course holds
+    (``?s :takes ?c . ?s a :Student``): each Student triple once, however many copies read it."""
     from tests.conformance.checks import PREFIXES, build_stream
 
     stream = build_stream([
@@ -158,12 +162,41 @@ def test_a_dormant_tpjoin_query_wakes_with_its_window_and_sleeps_when_its_anchor
     ])
     text = PREFIXES + "SELECT * WHERE {{ ?s :takes <http://ex/{}> . ?s a :Student }}"
     drawn = [parse_query(text.format(course), window="sliding:4:1") for course in ("c1", "c2", "c3")]
-    _assert_each_as_alone("tpjoin-lazy", drawn, stream)
+    drawn.append(parse_query(text.format("c1").replace("?s", "?student"), window="sliding:4:1"))
+    for engine_name in ("tpjoin-lazy", "tpjoin-eager"):
+        _assert_each_as_alone(engine_name, drawn, stream)
     engine = build_query_set("tpjoin-lazy", drawn, stream)
-    dormant = []
+    every_course = build_engine("tpjoin-lazy", parse_query(text.format("c1").replace("<http://ex/c1>", "?c"),
+                                                           window="sliding:4:1"), stream)
     for event in stream.events:
         engine.push(event)
-        dormant.append(engine.stats()["dormant_queries"])
-    # c1 wakes at 1 with s1's type of 0 replayed, c2 at 3; both anchors have left the window [4, 7] at 7; c2 wakes
-    # again at 9 with s1's type of 8 replayed (the answer s1 there comes from the replay); c3 never wakes
-    assert dormant == [3, 2, 2, 1, 3, 3, 2]
+        every_course.push(event)
+        stats = engine.stats()
+        assert stats["views"] == 4  # Student, and takes c1, c2, c3
+        assert stats["view_triples"] == every_course.stats()["view_triples"]
+        assert stats["window_triples"] == every_course.stats()["window_triples"]
+
+
+def test_tpjoin_shares_views_with_filters_and_repeated_patterns_exactly():
+    """A pattern's atomic FILTER is part of what its view holds; a pattern twice in a query reads a copy of its view."""
+    from tests.conformance.checks import PREFIXES, build_stream
+
+    stream = build_stream([
+        (0, ['+ :a :age "4"^^xsd:integer', "+ :a :knows :b"]), (1, ["+ :b :knows :c", '+ :b :age "7"^^xsd:integer']),
+        (2, ["+ :c :knows :a", "+ :a :knows :c"]), (4, ['+ :c :age "2"^^xsd:integer', "+ :c :knows :b"]),
+        (6, ["+ :b :knows :a"]), (9, ['+ :a :age "9"^^xsd:integer']),
+    ])
+    texts = [
+        "SELECT * WHERE { ?x :age ?a FILTER(?a > 3) }",
+        "SELECT * WHERE { ?y :age ?b FILTER(?b > 5) }",
+        "SELECT * WHERE { ?z :age ?c . ?z :knows ?w FILTER(?c > 3) }",
+        "SELECT * WHERE { ?x :knows ?y . ?y :knows ?z }",
+        "SELECT * WHERE { ?p :knows ?q . ?q :knows ?p . ?p :age ?n }",
+    ]
+    drawn = [parse_query(PREFIXES + text, window="sliding:5:1") for text in texts]
+    for engine_name in ("tpjoin-lazy", "tpjoin-eager"):
+        _assert_each_as_alone(engine_name, drawn, stream)
+    engine = build_query_set("tpjoin-lazy", drawn, stream)
+    engine.push(stream.events[0])
+    # age > 3 (queries 0 and 2), age > 5, knows (three queries) and its copy (two of them twice), age unfiltered
+    assert engine.stats()["views"] == 5

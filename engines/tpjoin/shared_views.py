@@ -1,0 +1,177 @@
+"""One view per distinct triple pattern (up to variable renaming) and window across a query set: a window triple is routed, encoded and stored once, whatever the number of queries whose pattern it fits.
+
+TP-Join partitions the stream by the query (Algorithm 1); over a query set the partitioning is by the
+set's *distinct* patterns. Two patterns are one *class* when they are equal once their variables are
+numbered by first occurrence and their atomic FILTERs (pushed into Algorithm 1's pass 2) are equal with
+the same numbering: ``?x a :Student`` and ``?y a :Student`` are one class, ``?x :p ?x`` and ``?x :p ?y``
+two. The set keeps
+
+- one dictionary, whose persistent part holds every query's constants and the static graph;
+- one ``Partitioner`` over the classes (pass 1 and pass 2 once per triple for the whole set);
+- one ``EncodedWindow`` per distinct window, over the classes its queries use;
+- per (window, class) one ``View``, read by every query of that window with a pattern of that class.
+
+A query whose pattern class occurs twice in it (``?x :p ?y . ?y :p ?z``) reads a second copy for the
+second occurrence, holding the same triples: the semi-naive passes need each pattern of a query on a
+view of its own (``shared_query_set``). Views are numbered; a query's patterns lie on distinct views.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import fields, replace
+
+from engines.model.stream import ContinuousQuery, Event, TermExpr, Triple, VarExpr, Window, split_filters
+from engines.tpjoin.common import probed_by_value
+from engines.tpjoin.dictionary import SynchronisedDictionary
+from engines.tpjoin.partition import Partitioner, PatternShape, shape_patterns
+from engines.tpjoin.views import View
+from engines.tpjoin.window import EncodedWindow
+
+Routes = tuple[int, ...]
+
+
+def _renamed(expr, names: dict[str, str]):
+    """A FILTER expression with its variables renamed by ``names`` (frozen dataclasses, rebuilt field by field)."""
+    if isinstance(expr, VarExpr):
+        return VarExpr(names.get(expr.name, expr.name))
+    if isinstance(expr, TermExpr):
+        return expr
+    changes = {}
+    for field in fields(expr):
+        value = getattr(expr, field.name)
+        if isinstance(value, tuple):
+            changes[field.name] = tuple(_renamed(arg, names) for arg in value)
+        elif not isinstance(value, str):
+            changes[field.name] = _renamed(value, names)
+    return replace(expr, **changes)
+
+
+def pattern_class_key(shape: PatternShape, atomic: dict[str, list]) -> tuple:
+    """What a pattern's view holds, whatever its variables are named: positions and atomic FILTERs, variables numbered."""
+    names: dict[str, str] = {}
+    positions = []
+    for item in shape.pattern:
+        if item[0] == "?":
+            names.setdefault(item, f"?{len(names)}")
+            positions.append(("v", names[item]))
+        else:
+            positions.append(("c", item))
+    tests = tuple((names[name], tuple(_renamed(expr, names) for expr in atomic.get(name, ()))) for name in names)
+    return tuple(positions), tests
+
+
+class SharedViews:
+    """The query set's classes, router, dictionary, windows and views; ``query_views[q][j]``: query q's pattern j's view."""
+
+    def __init__(self, queries: Sequence[ContinuousQuery], static: Sequence[Triple]) -> None:
+        class_of: dict[tuple, int] = {}
+        class_shapes: list[PatternShape] = []
+        self.windows: dict[Window, EncodedWindow] = {}
+        view_of: dict[tuple[Window, int, int], int] = {}  # (window, class, occurrence in a query) -> view number
+        view_specs: list[list] = []  # view number -> [with_predicates, with_keys]
+        self.query_views: list[list[int]] = []
+        self.readers: list[list[tuple[int, int]]] = []  # view number -> (query id, pattern index) reading it
+        for query_id, query in enumerate(queries):
+            shapes, _ = shape_patterns(query)
+            atomic, _ = split_filters(query)
+            occurrences: Counter[int] = Counter()
+            own = []
+            for shape, probed in zip(shapes, probed_by_value(query), strict=True):
+                key = pattern_class_key(shape, atomic)
+                number = class_of.get(key)
+                if number is None:
+                    number = class_of[key] = len(class_shapes)
+                    class_shapes.append(replace(shape, index=number))
+                view_key = (query.window, number, occurrences[number])
+                occurrences[number] += 1
+                view = view_of.get(view_key)
+                if view is None:
+                    view = view_of[view_key] = len(view_specs)
+                    view_specs.append([shape.predicate is None, probed])
+                    self.readers.append([])
+                view_specs[view][1] |= probed  # a value table when any reader probes by object
+                self.readers[view].append((query_id, shape.index))
+                own.append(view)
+            self.query_views.append(own)
+        self.views = [View(with_predicates=predicates, with_keys=keys) for predicates, keys in view_specs]
+        constants = [shape.pattern[position] for shape in class_shapes for position, _ in shape.constants]
+        self.static = tuple(dict.fromkeys(tuple(triple) for triple in static))
+        self.dictionary = SynchronisedDictionary(constants + [term for triple in self.static for term in triple])
+        self.router = Partitioner(class_shapes, self.dictionary)
+        self.route = self.router.route
+        self.predicates = self.router.predicates
+        # (window, class) -> its views, occurrence 0 first; each window's classes, and a view per class for presence
+        self.copies: dict[tuple[Window, int], list[int]] = {}
+        for (window, number, _), view in sorted(view_of.items(), key=lambda item: item[0][2]):
+            self.copies.setdefault((window, number), []).append(view)
+        self.window_classes: dict[Window, frozenset[int]] = {}
+        for window, number in self.copies:
+            self.window_classes[window] = self.window_classes.get(window, frozenset()) | {number}
+        for window, numbers in self.window_classes.items():
+            first_copies = [self.views[self.copies[(window, n)][0]] if n in numbers else None
+                            for n in range(len(class_shapes))]
+            self.windows[window] = EncodedWindow(window, first_copies)
+        self._own: dict[tuple[Window, Routes], Routes] = {}
+        self.every_window_has_every_class = all(len(n) == len(class_shapes) for n in self.window_classes.values())
+        self.static_encoded: set[tuple[int, int, int]] = set()
+        self.pending_static: dict[int, list] = {}  # view -> static rows, entering at the first event
+        for triple in self.static:
+            routed = self.route(*triple)
+            if routed is not None and routed[0] not in self.static_encoded:
+                encoded, classes = routed
+                self.static_encoded.add(encoded)
+                for window in self.windows:
+                    for view in self._views_of(window, self.own(window, classes)):
+                        self.pending_static.setdefault(view, []).append(encoded)
+
+    def own(self, window: Window, classes: Routes) -> Routes:
+        """The classes of ``classes`` that ``window``'s queries use (memoised: routes are few)."""
+        if self.every_window_has_every_class:
+            return classes
+        key = (window, classes)
+        found = self._own.get(key)
+        if found is None:
+            numbers = self.window_classes[window]
+            found = self._own[key] = tuple(number for number in classes if number in numbers)
+        return found
+
+    def _views_of(self, window: Window, classes: Routes) -> list[int]:
+        copies = self.copies
+        return [view for number in classes for view in copies[(window, number)]]
+
+    def advance(self, event: Event, kept: list) -> tuple[dict[int, list], dict[int, list], list[dict], list[dict]]:
+        """Every window moved to the event: (rows added by view, rows removed by view, triples added, removed, per window)."""
+        added_rows: dict[int, list] = {}
+        removed_rows: dict[int, list] = {}
+        added_triples, removed_triples = [], []
+        copies = self.copies
+        for window, encoded_window in self.windows.items():
+            own = self.own
+            window_kept = kept if self.every_window_has_every_class else [
+                (op, triple, routes) for op, triple, classes in kept if (routes := own(window, classes))]
+            added, removed = encoded_window.advance(event.index, event.ts, window_kept)
+            for changes, rows in ((added, added_rows), (removed, removed_rows)):
+                for triple, classes in changes.items():
+                    for number in classes:
+                        for view in copies[(window, number)]:
+                            held = rows.get(view)
+                            if held is None:
+                                rows[view] = [triple]
+                            else:
+                                held.append(triple)
+            added_triples.append(added)
+            removed_triples.append(removed)
+        return added_rows, removed_rows, added_triples, removed_triples
+
+    def stats(self) -> dict[str, int]:
+        return {
+            "views": len(self.views),
+            "pattern_classes": len(self.router.shapes),
+            "view_triples": sum(len(view) for view in self.views),
+            "view_keys": sum(view.pairs.key_count() for view in self.views),
+            "window_triples": sum(len(window) for window in self.windows.values()),
+            "dictionary_terms": len(self.dictionary),
+            "persistent_terms": self.dictionary.persistent_size,
+        }
