@@ -7,7 +7,7 @@ the same numbering: ``?x a :Student`` and ``?y a :Student`` are one class, ``?x 
 two. The set keeps
 
 - one dictionary, whose persistent part holds every query's constants and the static graph;
-- one ``Partitioner`` over the classes (pass 1 and pass 2 once per triple for the whole set);
+- one ``ClassRouter`` over the classes (pass 1 and pass 2 once per triple for the whole set, by hash look-ups);
 - one ``EncodedWindow`` per distinct window, over the classes its queries use;
 - per (window, class) one ``View``, read by every query of that window with a pattern of that class.
 
@@ -23,9 +23,10 @@ from collections.abc import Sequence
 from dataclasses import fields, replace
 
 from engines.model.stream import ContinuousQuery, Event, TermExpr, Triple, VarExpr, Window, split_filters
+from engines.tpjoin.class_router import ClassRouter
 from engines.tpjoin.common import probed_by_value
 from engines.tpjoin.dictionary import SynchronisedDictionary
-from engines.tpjoin.partition import Partitioner, PatternShape, shape_patterns
+from engines.tpjoin.partition import PatternShape, shape_patterns
 from engines.tpjoin.views import View
 from engines.tpjoin.window import EncodedWindow
 
@@ -99,7 +100,7 @@ class SharedViews:
         constants = [shape.pattern[position] for shape in class_shapes for position, _ in shape.constants]
         self.static = tuple(dict.fromkeys(tuple(triple) for triple in static))
         self.dictionary = SynchronisedDictionary(constants + [term for triple in self.static for term in triple])
-        self.router = Partitioner(class_shapes, self.dictionary)
+        self.router = ClassRouter(class_shapes, self.dictionary)
         self.route = self.router.route
         self.predicates = self.router.predicates
         # (window, class) -> its views, occurrence 0 first; each window's classes, and a view per class for presence
