@@ -1,10 +1,8 @@
 """One view per distinct triple pattern (up to variable renaming) and window across a query set: a window triple is routed, encoded and stored once, whatever the number of queries whose pattern it fits.
 
 TP-Join partitions the stream by the query (Algorithm 1); over a query set the partitioning is by the
-set's *distinct* patterns. Two patterns are one *class* when they are equal once their variables are
-numbered by first occurrence and their atomic FILTERs (pushed into Algorithm 1's pass 2) are equal with
-the same numbering: ``?x a :Student`` and ``?y a :Student`` are one class, ``?x :p ?x`` and ``?x :p ?y``
-two. The set keeps
+set's *distinct* patterns, up to variable renaming and atomic FILTERs included (``engines.pattern_classes``:
+``?x a :Student`` and ``?y a :Student`` are one class, ``?x :p ?x`` and ``?x :p ?y`` two). The set keeps
 
 - one dictionary, whose persistent part holds every query's constants and the static graph;
 - one ``ClassRouter`` over the classes (pass 1 and pass 2 once per triple for the whole set, by hash look-ups);
@@ -20,9 +18,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import fields, replace
+from dataclasses import replace
 
-from engines.model.stream import ContinuousQuery, Event, TermExpr, Triple, VarExpr, Window, split_filters
+from engines.model.stream import ContinuousQuery, Event, Triple, Window, split_filters
+from engines.pattern_classes import pattern_class_key
 from engines.tpjoin.class_router import ClassRouter
 from engines.tpjoin.common import probed_by_value
 from engines.tpjoin.dictionary import SynchronisedDictionary
@@ -31,36 +30,6 @@ from engines.tpjoin.views import View
 from engines.tpjoin.window import EncodedWindow
 
 Routes = tuple[int, ...]
-
-
-def _renamed(expr, names: dict[str, str]):
-    """A FILTER expression with its variables renamed by ``names`` (frozen dataclasses, rebuilt field by field)."""
-    if isinstance(expr, VarExpr):
-        return VarExpr(names.get(expr.name, expr.name))
-    if isinstance(expr, TermExpr):
-        return expr
-    changes = {}
-    for field in fields(expr):
-        value = getattr(expr, field.name)
-        if isinstance(value, tuple):
-            changes[field.name] = tuple(_renamed(arg, names) for arg in value)
-        elif not isinstance(value, str):
-            changes[field.name] = _renamed(value, names)
-    return replace(expr, **changes)
-
-
-def pattern_class_key(shape: PatternShape, atomic: dict[str, list]) -> tuple:
-    """What a pattern's view holds, whatever its variables are named: positions and atomic FILTERs, variables numbered."""
-    names: dict[str, str] = {}
-    positions = []
-    for item in shape.pattern:
-        if item[0] == "?":
-            names.setdefault(item, f"?{len(names)}")
-            positions.append(("v", names[item]))
-        else:
-            positions.append(("c", item))
-    tests = tuple((names[name], tuple(_renamed(expr, names) for expr in atomic.get(name, ()))) for name in names)
-    return tuple(positions), tests
 
 
 class SharedViews:
@@ -80,7 +49,7 @@ class SharedViews:
             occurrences: Counter[int] = Counter()
             own = []
             for shape, probed in zip(shapes, probed_by_value(query), strict=True):
-                key = pattern_class_key(shape, atomic)
+                key = pattern_class_key(shape.pattern, atomic)
                 number = class_of.get(key)
                 if number is None:
                     number = class_of[key] = len(class_shapes)
