@@ -125,15 +125,17 @@ class SpectraQuerySet:
             add = views[view].add
             for row in rows:
                 add(row)
+            seeds = None  # the rows as partials: the same for every reader (a class's rows have one layout)
             for query_id, index in conductor.readers[view]:
                 ready = complete.get(query_id)
                 if ready is None:
                     ready = complete[query_id] = all(views[v].size or v in new_rows for v in query_views[query_id])
                 if not ready:
                     continue
+                if seeds is None:
+                    seeds = seed_partials(conductor.shapes[query_id][index], rows)
                 planner = self.planners[query_id]
-                found = self._kept(query_id, planner.extend(planner.order(index),
-                                                            seed_partials(conductor.shapes[query_id][index], rows)))
+                found = self._kept(query_id, planner.extend(planner.order(index), seeds))
                 if found:
                     added.setdefault(query_id, []).extend(found)
         return added
