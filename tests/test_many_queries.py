@@ -23,11 +23,12 @@ from engines.protocol import MultiDelta, per_query
 from engines.registry import get_engine, known_engines
 from harness.engines_setup import build_engine, build_query_set, engine_class_for
 from tests.conformance.checks import CHECKS
-from tests.strategies import queries, streams, windows
+from tests.strategies import queries, query_texts, streams, windows
 
 MATCHERS = [name for name in known_engines() if get_engine(name).capabilities.matches and name != "oxigraph"]
 SHARING = [name for name in MATCHERS if get_engine(name).capabilities.shares]
 OTHER_WINDOWS = ("event", "sliding:2:1", "tumbling:3", "unbounded")
+VIEW_SHARING = {"tpjoin-lazy": "view_triples", "tpjoin-eager": "view_triples", "spectra": "view_rows"}  # what counts rows
 
 
 def _held_after_each_event(engine, stream, count: int):
@@ -138,6 +139,28 @@ def many_query_cases(draw):
     return drawn, stream
 
 
+@st.composite
+def renamed_query_cases(draw):
+    """Queries sharing every pattern up to renaming: each drawn query and a copy with its variables renamed."""
+    window = draw(windows())
+    stream = draw(streams(deletions=window.kind == "unbounded", static=draw(st.booleans())))
+    drawn = []
+    for _ in range(draw(st.integers(1, 2))):
+        text = draw(query_texts())
+        drawn += [parse_query(text, window=window), parse_query(re.sub(r"\?(\w+)", r"?\1_r", text), window=window)]
+    return drawn, stream
+
+
+@pytest.mark.parametrize("engine_name", sorted(VIEW_SHARING))
+@settings(max_examples=120, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(case=renamed_query_cases())
+def test_random_queries_sharing_their_patterns_answer_as_alone(engine_name, case):
+    drawn, stream = case
+    if not all(_runs(engine_name, query, stream) for query in drawn):
+        return
+    _assert_each_as_alone(engine_name, drawn, stream)
+
+
 @pytest.mark.parametrize("engine_name", SHARING)
 @settings(max_examples=120, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(case=many_query_cases())
@@ -146,9 +169,6 @@ def test_random_queries_together_answer_as_alone(engine_name, case):
     if not all(_runs(engine_name, query, stream) for query in drawn):
         return  # outside this engine's capabilities (a refusal, tested in the conformance suite)
     _assert_each_as_alone(engine_name, drawn, stream)
-
-
-VIEW_SHARING = {"tpjoin-lazy": "view_triples", "tpjoin-eager": "view_triples", "spectra": "view_rows"}
 
 
 @pytest.mark.parametrize(("engine_name", "held"), VIEW_SHARING.items())
