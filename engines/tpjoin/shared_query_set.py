@@ -35,19 +35,19 @@ SHARES = "one view per distinct triple pattern and window across the query set (
 
 
 class SharedViewQuerySet:
-    """Query id -> its automata over the set's shared views; built at the first event, when every query is registered."""
+    """Query id -> its automata over the set's shared views; each query compiled as it registers, the router and windows at the first event."""
 
     def __init__(self, first) -> None:
         self.lazy = first.lazy
-        self.static = first.compiled.static
-        self.queries: list[ContinuousQuery] = [first.query]
-        self.started = False
-        self.shared: SharedViews | None = None
+        self.shared = SharedViews(first.compiled.static)
+        self.queries: list[ContinuousQuery] = []
         self.compiled: list[CompiledQuery] = []
         self.seed_of: list = []  # view -> encoded triple -> seed merged mapping (one per class: same positions)
         self.match_count: list[int] = []
+        self.started = False
         self.joins = self.retractions = 0
         self.last_ts: int | None = None
+        self._register(first.query)
 
     @classmethod
     def around(cls, engine) -> SharedViewQuerySet:
@@ -64,25 +64,27 @@ class SharedViewQuerySet:
     def add(self, query: ContinuousQuery) -> int:
         if self.started:
             raise EngineError("queries are registered before the first event")
-        self.queries.append(query)
-        return len(self.queries) - 1
+        return self._register(query)
 
-    def _build(self) -> None:
-        shared = self.shared = SharedViews(self.queries, self.static)
+    def _register(self, query: ContinuousQuery) -> int:
+        """The query's views in the set (made or shared) and its automata over them: its id."""
+        shared = self.shared
+        own = shared.register(query)
         views = shared.views
-        for query, own in zip(self.queries, shared.query_views, strict=True):
-            self.compiled.append(CompiledQuery(query, (), dictionary=shared.dictionary, views=[views[v] for v in own]))
-        self.seed_of = [None] * len(views)
-        for view, readers in enumerate(shared.readers):
-            query_id, index = readers[0]
-            self.seed_of[view] = self.compiled[query_id].seed_getter(index)
-        self.match_count = [0] * len(self.queries)
+        self.compiled.append(CompiledQuery(query, (), dictionary=shared.dictionary, views=[views[v] for v in own]))
+        self.seed_of.extend([None] * (len(views) - len(self.seed_of)))
+        for index, view in enumerate(own):
+            if self.seed_of[view] is None:
+                self.seed_of[view] = self.compiled[-1].seed_getter(index)
+        self.queries.append(query)
+        self.match_count.append(0)
+        return len(self.queries) - 1
 
     def push(self, event: Event) -> MultiDelta:
         self._check_order(event)
         if not self.started:
             self.started = True
-            self._build()
+            self.shared.finish()
         shared = self.shared
         route, predicates, static = shared.route, shared.predicates, shared.static_encoded
         kept = []
@@ -176,8 +178,6 @@ class SharedViewQuerySet:
 
     def answers(self, query_id: int = 0) -> Counter[Mapping]:
         """M(τ) of one query: its automaton over the whole shared views."""
-        if self.shared is None:
-            return Counter()
         compiled = self.compiled[query_id]
         if not all(view.size for view in compiled.views):
             return Counter()
@@ -186,7 +186,7 @@ class SharedViewQuerySet:
         return Counter({tuple([terms[i] for i in m]): 1 for m in automaton.mappings(automaton.run([()]))})
 
     def stats(self) -> dict[str, int]:
-        stats = self.shared.stats() if self.shared is not None else {}
+        stats = self.shared.stats() if self.started else {}
         return {**stats, "queries": len(self.queries), "matches": sum(self.match_count), "joins": self.joins,
                 "retractions": self.retractions, "automata": sum(len(c._automata) for c in self.compiled)}
 

@@ -33,48 +33,61 @@ Routes = tuple[int, ...]
 
 
 class SharedViews:
-    """The query set's classes, router, dictionary, windows and views; ``query_views[q][j]``: query q's pattern j's view."""
+    """The query set's classes, router, dictionary, windows and views; ``query_views[q][j]``: query q's pattern j's view.
 
-    def __init__(self, queries: Sequence[ContinuousQuery], static: Sequence[Triple]) -> None:
-        class_of: dict[tuple, int] = {}
-        class_shapes: list[PatternShape] = []
-        self.windows: dict[Window, EncodedWindow] = {}
-        view_of: dict[tuple[Window, int, int], int] = {}  # (window, class, occurrence in a query) -> view number
-        view_specs: list[list] = []  # view number -> [with_predicates, with_keys]
+    Queries are registered one by one (``register``, before the first event: the views are empty, and the
+    dictionary holds no stream term yet, so each query's constants join its persistent part); ``finish``
+    builds what needs every query, the router and the windows, at the first event.
+    """
+
+    def __init__(self, static: Sequence[Triple]) -> None:
+        self.class_of: dict[tuple, int] = {}
+        self.class_shapes: list[PatternShape] = []
+        self.view_of: dict[tuple[Window, int, int], int] = {}  # (window, class, occurrence in a query) -> view number
+        self.views: list[View] = []
         self.query_views: list[list[int]] = []
         self.readers: list[list[tuple[int, int]]] = []  # view number -> (query id, pattern index) reading it
-        for query_id, query in enumerate(queries):
-            shapes, _ = shape_patterns(query)
-            atomic, _ = split_filters(query)
-            occurrences: Counter[int] = Counter()
-            own = []
-            for shape, probed in zip(shapes, probed_by_value(query), strict=True):
-                key = pattern_class_key(shape.pattern, atomic)
-                number = class_of.get(key)
-                if number is None:
-                    number = class_of[key] = len(class_shapes)
-                    class_shapes.append(replace(shape, index=number))
-                view_key = (query.window, number, occurrences[number])
-                occurrences[number] += 1
-                view = view_of.get(view_key)
-                if view is None:
-                    view = view_of[view_key] = len(view_specs)
-                    view_specs.append([shape.predicate is None, probed])
-                    self.readers.append([])
-                view_specs[view][1] |= probed  # a value table when any reader probes by object
-                self.readers[view].append((query_id, shape.index))
-                own.append(view)
-            self.query_views.append(own)
-        self.views = [View(with_predicates=predicates, with_keys=keys) for predicates, keys in view_specs]
-        constants = [shape.pattern[position] for shape in class_shapes for position, _ in shape.constants]
         self.static = tuple(dict.fromkeys(tuple(triple) for triple in static))
-        self.dictionary = SynchronisedDictionary(constants + [term for triple in self.static for term in triple])
+        self.dictionary = SynchronisedDictionary(term for triple in self.static for term in triple)
+        self.windows: dict[Window, EncodedWindow] = {}
+
+    def register(self, query: ContinuousQuery) -> list[int]:
+        """Query ``len(query_views)``: its patterns' views (made or shared), in pattern order."""
+        query_id = len(self.query_views)
+        shapes, _ = shape_patterns(query)
+        atomic, _ = split_filters(query)
+        self.dictionary.add_persistent([term for shape in shapes for _, term in shape.constants])
+        occurrences: Counter[int] = Counter()
+        own = []
+        for shape, probed in zip(shapes, probed_by_value(query), strict=True):
+            key = pattern_class_key(shape.pattern, atomic)
+            number = self.class_of.get(key)
+            if number is None:
+                number = self.class_of[key] = len(self.class_shapes)
+                self.class_shapes.append(replace(shape, index=number))
+            view_key = (query.window, number, occurrences[number])
+            occurrences[number] += 1
+            view = self.view_of.get(view_key)
+            if view is None:
+                view = self.view_of[view_key] = len(self.views)
+                self.views.append(View(with_predicates=shape.predicate is None, with_keys=probed))
+                self.readers.append([])
+            elif probed:
+                self.views[view].keep_value_table()  # a value table when any reader probes by object
+            self.readers[view].append((query_id, shape.index))
+            own.append(view)
+        self.query_views.append(own)
+        return own
+
+    def finish(self) -> None:
+        """The router over the classes, a window per distinct window, the static rows: every query is registered."""
+        class_shapes = self.class_shapes
         self.router = ClassRouter(class_shapes, self.dictionary)
         self.route = self.router.route
         self.predicates = self.router.predicates
         # (window, class) -> its views, occurrence 0 first; each window's classes, and a view per class for presence
         self.copies: dict[tuple[Window, int], list[int]] = {}
-        for (window, number, _), view in sorted(view_of.items(), key=lambda item: item[0][2]):
+        for (window, number, _), view in sorted(self.view_of.items(), key=lambda item: item[0][2]):
             self.copies.setdefault((window, number), []).append(view)
         self.window_classes: dict[Window, frozenset[int]] = {}
         for window, number in self.copies:
@@ -138,7 +151,7 @@ class SharedViews:
     def stats(self) -> dict[str, int]:
         return {
             "views": len(self.views),
-            "pattern_classes": len(self.router.shapes),
+            "pattern_classes": len(self.class_shapes),
             "view_triples": sum(len(view) for view in self.views),
             "view_keys": sum(view.pairs.key_count() for view in self.views),
             "window_triples": sum(len(window) for window in self.windows.values()),
