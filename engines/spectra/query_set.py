@@ -31,14 +31,17 @@ SHARES = "one view per distinct triple pattern and window across the query set (
 
 
 class SpectraQuerySet:
-    """Query id -> its planner over the set's shared views; built at the first event, when every query is registered."""
+    """Query id -> its planner over the set's shared views; each query planned as it registers, GraphSummary at the first event."""
 
     def __init__(self, first) -> None:
-        self.engine_name = first.name
-        self.static = first.static
-        self.queries: list[ContinuousQuery] = [first.query]
+        self.conductor = SharedConductor(first.static, first.name)
+        self.queries: list[ContinuousQuery] = []
+        self.planners: list[JoinPlanner] = []
+        self.matched: list[MatchedValues] = []
+        self.post_filters: list = []
+        self.match_count: list[int] = []
         self.started = False
-        self.conductor: SharedConductor | None = None
+        self._register(first.query)
 
     @classmethod
     def around(cls, engine) -> SpectraQuerySet:
@@ -52,24 +55,25 @@ class SpectraQuerySet:
     def add(self, query: ContinuousQuery) -> int:
         if self.started:
             raise EngineError("queries are registered before the first event")
-        self.queries.append(query)
-        return len(self.queries) - 1
+        return self._register(query)
 
-    def _build(self) -> None:
-        conductor = self.conductor = SharedConductor(self.queries, self.static, self.engine_name)
-        views = conductor.views
-        self.planners, self.matched, self.post_filters = [], [], []
-        for query, shapes, own in zip(self.queries, conductor.shapes, conductor.query_views, strict=True):
-            self.planners.append(JoinPlanner(shapes, [views[v] for v in own], len(query.variables)))
-            self.matched.append(MatchedValues(shapes))
-            _, rest = split_filters(query)
-            self.post_filters.append(compile_filters(rest, query.variables) if rest else None)
-        self.match_count = [0] * len(self.queries)
+    def _register(self, query: ContinuousQuery) -> int:
+        """The query's views in the set (made or shared), its planner over them, counts and FILTERs: its id."""
+        conductor = self.conductor
+        own = conductor.register(query)
+        shapes = conductor.shapes[-1]
+        self.planners.append(JoinPlanner(shapes, [conductor.views[v] for v in own], len(query.variables)))
+        self.matched.append(MatchedValues(shapes))
+        _, rest = split_filters(query)
+        self.post_filters.append(compile_filters(rest, query.variables) if rest else None)
+        self.queries.append(query)
+        self.match_count.append(0)
+        return len(self.queries) - 1
 
     def push(self, event: Event) -> MultiDelta:
         if not self.started:
             self.started = True
-            self._build()
+            self.conductor.finish()
         new_rows, evicted = self.conductor.advance(event)
         deltas = [NO_CHANGE] * len(self.queries)
         if not (new_rows or evicted):
@@ -142,8 +146,6 @@ class SpectraQuerySet:
 
     def answers(self, query_id: int = 0) -> Counter[Mapping]:
         """M(τ) of one query, joined afresh over the shared views from its smallest one."""
-        if self.conductor is None:
-            return Counter()
         planner = self.planners[query_id]
         if not all(view.size for view in planner.views):
             return Counter()
@@ -155,10 +157,8 @@ class SpectraQuerySet:
         return Counter({decode(m): 1 for m in set(found)})
 
     def stats(self) -> dict[str, int]:
-        stats = self.conductor.stats() if self.conductor is not None else {}
-        matched = sum(values.values() for values in self.matched) if self.conductor is not None else 0
-        return {**stats, "queries": len(self.queries), "matches": sum(getattr(self, "match_count", ())),
-                "matched_values": matched}
+        return {**self.conductor.stats(), "queries": len(self.queries), "matches": sum(self.match_count),
+                "matched_values": sum(values.values() for values in self.matched)}
 
 
 class SharedViewQueries:

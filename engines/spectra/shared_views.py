@@ -8,6 +8,10 @@ rows, for the second occurrence, so a query's patterns lie on distinct views (S-
 passes need it: ``query_set``). ``advance`` returns the rows new to the window and the rows that leave
 it, by view number, not applied to the views, as ``QueryConductor.advance`` does by pattern.
 
+Queries register one by one before the first event (``register``: the views are empty, so a view a later
+reader probes elsewhere gains that index in place); ``finish`` builds GraphSummary over the classes and the
+windows' presence tests at the first event, when every query is known.
+
 The ids of evicted triples stay decodable until the next event's first eviction recycles them: every
 window's triples are encoded before any window evicts, so nothing is encoded between an eviction and
 the decoding of the matches that expire with it.
@@ -54,59 +58,66 @@ class SharedWindow:
 class SharedConductor:
     """The query set's classes, summary, dictionary, windows and views; ``query_views[q][j]``: query q's pattern j's view."""
 
-    def __init__(self, queries: Sequence[ContinuousQuery], static: Sequence[Triple], engine_name: str) -> None:
+    def __init__(self, static: Sequence[Triple], engine_name: str) -> None:
         self.engine_name = engine_name
-        class_of: dict[tuple, int] = {}
-        class_shapes: list[PatternShape] = []
-        view_of: dict[tuple[Window, int, int], int] = {}
-        view_specs: list[tuple[int, set[int]]] = []  # view -> (arity, positions some reader probes)
-        view_class: list[int] = []
+        self.static_triples = tuple(static)
+        self.class_of: dict[tuple, int] = {}
+        self.class_shapes: list[PatternShape] = []
+        self.view_of: dict[tuple[Window, int, int], int] = {}
+        self.views: list[View] = []
         self.shapes: list[tuple[PatternShape, ...]] = []
         self.query_views: list[list[int]] = []
         self.readers: list[list[tuple[int, int]]] = []  # view -> (query id, pattern index)
         self.windows: dict[Window, SharedWindow] = {}
-        for query_id, query in enumerate(queries):
-            if query.window.kind not in ("sliding", "event"):
-                raise EngineError(f"engine {engine_name!r} does not support {query.window.kind} windows")
-            atomic, _ = split_filters(query)
-            shapes = shape_patterns(query, atomic)
-            self.shapes.append(shapes)
-            window = self.windows.setdefault(query.window, SharedWindow(query.window))
-            occurrences: Counter[int] = Counter()
-            own = []
-            for shape in shapes:
-                key = pattern_class_key(shape.pattern, atomic)
-                number = class_of.get(key)
-                if number is None:
-                    number = class_of[key] = len(class_shapes)
-                    class_shapes.append(replace(shape, index=number))
-                view_key = (query.window, number, occurrences[number])
-                occurrences[number] += 1
-                view = view_of.get(view_key)
-                if view is None:
-                    view = view_of[view_key] = len(view_specs)
-                    view_specs.append((shape.arity, set()))
-                    view_class.append(number)
-                    self.readers.append([])
-                    window.views_of.setdefault(number, []).append(view)
-                view_specs[view][1].update(probed_positions(shapes, shape.index))
-                self.readers[view].append((query_id, shape.index))
-                own.append(view)
-            self.query_views.append(own)
-        self.views = [View(arity, sorted(probed)) for arity, probed in view_specs]
-        self.class_shapes = tuple(class_shapes)
+        self.dictionary = TermDictionary()
+        self.decode = self.dictionary.decoder()
+        self.last_ts = -(1 << 63)
+        self.static: set[tuple[int, int, int]] = set()  # encoded static triples, from ``finish`` on
+
+    def register(self, query: ContinuousQuery) -> list[int]:
+        """Query ``len(query_views)``: its patterns' views (made, or shared and indexed where it probes them)."""
+        if query.window.kind not in ("sliding", "event"):
+            raise EngineError(f"engine {self.engine_name!r} does not support {query.window.kind} windows")
+        query_id = len(self.query_views)
+        atomic, _ = split_filters(query)
+        shapes = shape_patterns(query, atomic)
+        self.shapes.append(shapes)
+        window = self.windows.setdefault(query.window, SharedWindow(query.window))
+        occurrences: Counter[int] = Counter()
+        own = []
+        for shape in shapes:
+            key = pattern_class_key(shape.pattern, atomic)
+            number = self.class_of.get(key)
+            if number is None:
+                number = self.class_of[key] = len(self.class_shapes)
+                self.class_shapes.append(replace(shape, index=number))
+            view_key = (query.window, number, occurrences[number])
+            occurrences[number] += 1
+            probed = probed_positions(shapes, shape.index)
+            view = self.view_of.get(view_key)
+            if view is None:
+                view = self.view_of[view_key] = len(self.views)
+                self.views.append(View(shape.arity, probed))
+                self.readers.append([])
+                window.views_of.setdefault(number, []).append(view)
+            else:
+                self.views[view].index_also(probed)
+            self.readers[view].append((query_id, shape.index))
+            own.append(view)
+        self.query_views.append(own)
+        return own
+
+    def finish(self) -> None:
+        """GraphSummary over the classes, each window's presence tests, the static rows: every query is registered."""
+        class_shapes = self.class_shapes
         self.summary = GraphSummary(class_shapes)
         self.row_of_triple = [row_getter(shape.row_positions) for shape in class_shapes]
         for window in self.windows.values():
             for number, views in window.views_of.items():
                 window.in_window[number] = self.views[views[0]].holds_triple(class_shapes[number].row_positions)
-        self.dictionary = TermDictionary()
-        self.decode = self.dictionary.decoder()
         self._own: dict[tuple[Window, Routes], Routes] = {}
-        self.last_ts = -(1 << 63)
-        self.static: set[tuple[int, int, int]] = set()
         self.pending_static: dict[int, list] = {}  # view -> static rows, entering at the first event
-        for s, p, o in static:
+        for s, p, o in self.static_triples:
             routes = self.summary.route(s, p, o)
             if routes:
                 triple = self.dictionary.encode_triple(s, p, o)
