@@ -23,11 +23,12 @@ from engines.protocol import MultiDelta, per_query
 from engines.registry import get_engine, known_engines
 from harness.engines_setup import build_engine, build_query_set, engine_class_for
 from tests.conformance.checks import CHECKS
-from tests.strategies import queries, streams, windows
+from tests.strategies import queries, query_texts, streams, windows
 
 MATCHERS = [name for name in known_engines() if get_engine(name).capabilities.matches and name != "oxigraph"]
 SHARING = [name for name in MATCHERS if get_engine(name).capabilities.shares]
 OTHER_WINDOWS = ("event", "sliding:2:1", "tumbling:3", "unbounded")
+VIEW_SHARING = {"tpjoin-lazy": "view_triples", "tpjoin-eager": "view_triples", "spectra": "view_rows"}  # what counts rows
 
 
 def _held_after_each_event(engine, stream, count: int):
@@ -39,6 +40,7 @@ def _held_after_each_event(engine, stream, count: int):
         deltas = per_query(result)
         assert len(deltas) == count
         for query_id, delta in enumerate(deltas):
+            assert len(set(delta.added)) == len(delta.added), f"query {query_id}: an answer added twice"
             held[query_id] = (held[query_id] - set(delta.removed)) | set(delta.added)
         yield [frozenset(answers) for answers in held]
 
@@ -94,15 +96,15 @@ def test_queries_together_answer_as_alone(engine_name, check):
 
 
 def test_sharing_engines_say_what_they_share():
-    assert {"reeval", "sparkwave", "tpjoin-event", "tpjoin-lazy", "tpjoin-eager"} <= set(SHARING)
+    assert {"reeval", "sparkwave", "tpjoin-event", "tpjoin-lazy", "tpjoin-eager", "spectra"} <= set(SHARING)
     assert not get_engine("tpjoin-event-nopart").capabilities.shares
 
 
 def test_an_engine_that_cannot_share_runs_one_instance_per_query():
     check = CHECKS[0]
     query = parse_query(check.query_text(), window=check.window)
-    engine = build_query_set("spectra", [query, query], check.stream())
-    assert engine.name == "spectra+perquery" and engine.capabilities.shares == ""
+    engine = build_query_set("spectra-rev", [query, query], check.stream())
+    assert engine.name == "spectra-rev+perquery" and engine.capabilities.shares == ""
     assert engine.stats()["instances"] == 2
 
 
@@ -137,6 +139,28 @@ def many_query_cases(draw):
     return drawn, stream
 
 
+@st.composite
+def renamed_query_cases(draw):
+    """Queries sharing every pattern up to renaming: each drawn query and a copy with its variables renamed."""
+    window = draw(windows())
+    stream = draw(streams(deletions=window.kind == "unbounded", static=draw(st.booleans())))
+    drawn = []
+    for _ in range(draw(st.integers(1, 2))):
+        text = draw(query_texts())
+        drawn += [parse_query(text, window=window), parse_query(re.sub(r"\?(\w+)", r"?\1_r", text), window=window)]
+    return drawn, stream
+
+
+@pytest.mark.parametrize("engine_name", sorted(VIEW_SHARING))
+@settings(max_examples=120, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(case=renamed_query_cases())
+def test_random_queries_sharing_their_patterns_answer_as_alone(engine_name, case):
+    drawn, stream = case
+    if not all(_runs(engine_name, query, stream) for query in drawn):
+        return
+    _assert_each_as_alone(engine_name, drawn, stream)
+
+
 @pytest.mark.parametrize("engine_name", SHARING)
 @settings(max_examples=120, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(case=many_query_cases())
@@ -147,8 +171,12 @@ def test_random_queries_together_answer_as_alone(engine_name, case):
     _assert_each_as_alone(engine_name, drawn, stream)
 
 
-def test_a_dormant_tpjoin_query_wakes_with_its_window_and_sleeps_when_its_anchor_leaves():
-    """The copies' own constant is the anchor: its query holds no instance until a triple fits it, then gets the window."""
+@pytest.mark.parametrize(("engine_name", "held"), VIEW_SHARING.items())
+def test_one_view_per_distinct_pattern_across_the_query_set(engine_name, held):
+    """Copies differing in their course, and one with its variables renamed: the Student pattern is one view.
+
+    At every event the set's views hold exactly the triples one query over every course holds
+    (``?s :takes ?c . ?s a :Student``): each Student triple once, however many copies read it."""
     from tests.conformance.checks import PREFIXES, build_stream
 
     stream = build_stream([
@@ -158,12 +186,40 @@ def test_a_dormant_tpjoin_query_wakes_with_its_window_and_sleeps_when_its_anchor
     ])
     text = PREFIXES + "SELECT * WHERE {{ ?s :takes <http://ex/{}> . ?s a :Student }}"
     drawn = [parse_query(text.format(course), window="sliding:4:1") for course in ("c1", "c2", "c3")]
-    _assert_each_as_alone("tpjoin-lazy", drawn, stream)
-    engine = build_query_set("tpjoin-lazy", drawn, stream)
-    dormant = []
+    drawn.append(parse_query(text.format("c1").replace("?s", "?student"), window="sliding:4:1"))
+    _assert_each_as_alone(engine_name, drawn, stream)
+    engine = build_query_set(engine_name, drawn, stream)
+    every_course = build_engine(engine_name, parse_query(text.format("c1").replace("<http://ex/c1>", "?c"),
+                                                           window="sliding:4:1"), stream)
     for event in stream.events:
         engine.push(event)
-        dormant.append(engine.stats()["dormant_queries"])
-    # c1 wakes at 1 with s1's type of 0 replayed, c2 at 3; both anchors have left the window [4, 7] at 7; c2 wakes
-    # again at 9 with s1's type of 8 replayed (the answer s1 there comes from the replay); c3 never wakes
-    assert dormant == [3, 2, 2, 1, 3, 3, 2]
+        every_course.push(event)
+        stats = engine.stats()
+        assert stats["views"] == 4  # Student, and takes c1, c2, c3
+        assert stats[held] == every_course.stats()[held]
+        assert stats["window_triples"] == every_course.stats()["window_triples"]
+
+
+@pytest.mark.parametrize("engine_name", VIEW_SHARING)
+def test_views_are_shared_with_filters_and_repeated_patterns_exactly(engine_name):
+    """A pattern's atomic FILTER is part of what its view holds; a pattern twice in a query reads a copy of its view."""
+    from tests.conformance.checks import PREFIXES, build_stream
+
+    stream = build_stream([
+        (0, ['+ :a :age "4"^^xsd:integer', "+ :a :knows :b"]), (1, ["+ :b :knows :c", '+ :b :age "7"^^xsd:integer']),
+        (2, ["+ :c :knows :a", "+ :a :knows :c"]), (4, ['+ :c :age "2"^^xsd:integer', "+ :c :knows :b"]),
+        (6, ["+ :b :knows :a"]), (9, ['+ :a :age "9"^^xsd:integer']),
+    ])
+    texts = [
+        "SELECT * WHERE { ?x :age ?a FILTER(?a > 3) }",
+        "SELECT * WHERE { ?y :age ?b FILTER(?b > 5) }",
+        "SELECT * WHERE { ?z :age ?c . ?z :knows ?w FILTER(?c > 3) }",
+        "SELECT * WHERE { ?x :knows ?y . ?y :knows ?z }",
+        "SELECT * WHERE { ?p :knows ?q . ?q :knows ?p . ?p :age ?n }",
+    ]
+    drawn = [parse_query(PREFIXES + text, window="sliding:5:1") for text in texts]
+    _assert_each_as_alone(engine_name, drawn, stream)
+    engine = build_query_set(engine_name, drawn, stream)
+    engine.push(stream.events[0])
+    # age > 3 (queries 0 and 2), age > 5, knows (three queries) and its copy (two of them twice), age unfiltered
+    assert engine.stats()["views"] == 5

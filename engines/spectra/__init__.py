@@ -45,6 +45,10 @@ Where the code departs from the paper, and why:
    repeated inside one pattern, disconnected patterns (cross products), FILTERs (atomic ones are
    pushed into GraphSummary, the rest applied to full mappings), static data (rows that never
    expire), event windows (the current event alone) and tumbling windows (slide = range).
+11. Many queries (``shared_views``, ``query_set``): ``spectra`` (S-Inc) keeps one view per distinct triple
+   pattern (up to variable renaming, atomic FILTERs included) and window across the query set, summarises,
+   encodes and stamps each triple once, and runs each query's joins over the shared views in one global view
+   order; ``spectra-rev`` runs one instance per query.
 """
 
 from engines.spectra.incremental import SpectraEngine

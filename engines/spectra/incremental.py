@@ -30,6 +30,7 @@ from engines.model.stream import NO_CHANGE, ContinuousQuery, Delta, Event, Mappi
 from engines.protocol import Capabilities, check_supported
 from engines.spectra.conductor import QueryConductor, reject_options
 from engines.spectra.joins import seed_partials
+from engines.spectra.query_set import SHARES, SharedViewQueries
 from engines.spectra.siblings import MatchedValues
 from engines.spectra.views import size_of
 
@@ -40,10 +41,11 @@ SPECTRA_CAPABILITIES = Capabilities(
     static=True,
     filters=True,
     output="delta",
+    shares=SHARES,
 )
 
 
-class SpectraEngine:
+class SpectraEngine(SharedViewQueries):
     """SPECTRA S-Inc: incremental matching over sliding and event windows."""
 
     name: ClassVar[str] = "spectra"
@@ -55,7 +57,8 @@ class SpectraEngine:
         reject_options(self.name, options)
         check_supported(type(self), query, has_static=False)
         self.query = query
-        self.conductor = QueryConductor(query, static, self.name)
+        self.static = tuple(static)  # for a query set's shared conductor (``query_set``)
+        self.conductor = QueryConductor(query, self.static, self.name)
         self.match_count = 0  # |M(τ)|, for stats: the matches themselves are not kept
         self.matched = MatchedValues(self.conductor.shapes)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import ClassVar
 
 from common.errors import ConfigError
@@ -32,7 +33,7 @@ class SpectraRevEngine:
     """SPECTRA S-Rev: re-evaluation over the persisted views at every instant."""
 
     name: ClassVar[str] = "spectra-rev"
-    capabilities: ClassVar[Capabilities] = SPECTRA_CAPABILITIES
+    capabilities: ClassVar[Capabilities] = replace(SPECTRA_CAPABILITIES, shares="")  # one instance per query
     default_reevaluate: ClassVar[str] = "every-instant"
 
     def __init__(

@@ -68,6 +68,16 @@ class View:
         if arity >= 2 and self._first is None:
             raise ValueError(f"a view of arity {arity} needs an indexed position")
 
+    def index_also(self, positions: Sequence[int]) -> None:
+        """Index these positions too (an empty view only: a query set's later reader probes it there)."""
+        missing = [k for k in positions if self.arity >= 2 and self.index[k] is None]
+        if missing:
+            if self.size:
+                raise ValueError("a view gains an index only while it is empty")
+            for k in missing:
+                self.index[k] = {}
+            self._first = next(k for k, by_value in enumerate(self.index) if by_value is not None)
+
     def add(self, row) -> None:
         self.size += 1
         arity = self.arity

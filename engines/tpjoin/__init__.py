@@ -59,6 +59,11 @@ Where the code departs from the paper, and why (the three points the paper leave
 10. Several streams (``named``): each named window keeps its own encoded window and a triple enters only the
    views of its window's patterns (static rows only those outside every block), so the views and the automaton
    are the one-window engine's; the paper's partitioning by pattern does the rest.
+11. Many queries (``shared_views``, ``shared_query_set``): the incremental engines partition the stream by the
+   query set's distinct patterns (up to variable renaming, atomic FILTERs included) and keep one view per
+   distinct pattern and window, read by every query that has the pattern; each query keeps its own automata and
+   runs the semi-naive passes over the shared views in one global view order. ``tpjoin-event`` routes each
+   event's triples to per-query instances (``query_set``).
 """
 
 from engines.tpjoin.event import TPJoinEventEngine, TPJoinEventNoPartitionEngine

@@ -8,7 +8,7 @@ picks among few orders; compiling one is the price of a new order, not of an eve
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from operator import itemgetter
 
 from common.errors import ConfigError
@@ -26,25 +26,37 @@ def reject_options(engine_name: str, options: dict) -> None:
         raise ConfigError(f"engine {engine_name!r} has no option {', '.join(sorted(options))}")
 
 
+def probed_by_value(query: ContinuousQuery) -> list[bool]:
+    """Per pattern, whether a join can probe its view by object: its object is a constant or a variable another
+    pattern binds (or its own subject or predicate); otherwise the view needs no value table."""
+    occurrences = Counter(item for pattern in query.patterns for item in pattern if is_variable(item))
+    return [not (is_variable(pattern[2]) and occurrences[pattern[2]] == 1) for pattern in query.patterns]
+
+
 class CompiledQuery:
     """The query's shapes, views, partitioner and automata, for one engine instance."""
 
-    def __init__(self, query: ContinuousQuery, static: Iterable[Triple], *, partitioned: bool = True) -> None:
+    def __init__(
+        self, query: ContinuousQuery, static: Iterable[Triple], *, partitioned: bool = True,
+        dictionary: SynchronisedDictionary | None = None, views: Sequence[View] | None = None,
+    ) -> None:
+        """``dictionary`` and ``views``, when given, are a query set's (``shared_views``): its persistent part
+        holds this query's constants and the static graph, and ``views[j]`` holds pattern j's triples."""
         self.query = query
         self.shapes, self.complex_filters = shape_patterns(query)
         self.static = tuple(dict.fromkeys(tuple(t) for t in static))
-        constants = [item for pattern in query.patterns for item in pattern if not is_variable(item)]
-        self.dictionary = SynchronisedDictionary(constants + [term for triple in self.static for term in triple])
+        if dictionary is None:
+            constants = [item for pattern in query.patterns for item in pattern if not is_variable(item)]
+            dictionary = SynchronisedDictionary(constants + [term for triple in self.static for term in triple])
+        self.dictionary = dictionary
         self.partitioner = Partitioner(self.shapes, self.dictionary)
         self.partitioned = partitioned
-        if partitioned:
-            # a view is probed by value only when its object is a constant or a variable another pattern binds
-            # (or its own subject or predicate): otherwise the object is never bound before the view's state
-            occurrences = Counter(item for pattern in query.patterns for item in pattern if is_variable(item))
+        if views is not None:
+            self.views = list(views)
+        elif partitioned:
             self.views = [
-                View(with_predicates=shape.predicate is None,
-                     with_keys=not (is_variable(shape.pattern[2]) and occurrences[shape.pattern[2]] == 1))
-                for shape in self.shapes
+                View(with_predicates=shape.predicate is None, with_keys=probed)
+                for shape, probed in zip(self.shapes, probed_by_value(query), strict=True)
             ]
         else:
             whole = WholeGraph()  # E-CGPM*: every pattern reads the whole event, unindexed

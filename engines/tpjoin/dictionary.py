@@ -36,6 +36,16 @@ class SynchronisedDictionary:
         self._free: list[int] = []
         self._fresh: list[int] = []
 
+    def add_persistent(self, terms: Iterable[str]) -> None:
+        """More persistent terms (a query set's later query's constants): only before any adaptive term."""
+        if self._adaptive or len(self._terms) != self.persistent_size:
+            raise ValueError("persistent terms are added before any stream term is encoded")
+        for term in terms:
+            if term not in self._persistent:
+                self._persistent[term] = len(self._terms)
+                self._terms.append(term)
+        self.persistent_size = len(self._terms)
+
     def persistent_id(self, term: str) -> int | None:
         return self._persistent.get(term)
 

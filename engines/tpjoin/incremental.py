@@ -37,7 +37,7 @@ from engines.model.stream import DELETE, ContinuousQuery, Delta, Event, Mapping,
 from engines.protocol import Capabilities, check_supported
 from engines.tpjoin.common import CompiledQuery, reject_options
 from engines.tpjoin.named import NamedWindows
-from engines.tpjoin.query_set import SHARES, QuerySetPartitioning
+from engines.tpjoin.shared_query_set import SHARES, SharedViewPartitioning
 from engines.tpjoin.window import EncodedWindow
 
 INCREMENTAL_CAPABILITIES = Capabilities(
@@ -52,7 +52,7 @@ INCREMENTAL_CAPABILITIES = Capabilities(
 )
 
 
-class TPJoinIncrementalEngine(QuerySetPartitioning):
+class TPJoinIncrementalEngine(SharedViewPartitioning):
     """I-CGPM over sliding, tumbling, event and unbounded windows; ``lazy`` decides Algorithm 3's lines 1-6."""
 
     name: ClassVar[str] = "tpjoin-lazy"

@@ -1,4 +1,4 @@
-"""Algorithm 1 over a query set: each event's triples go to the queries whose patterns they can instantiate, and no other query is touched.
+"""Algorithm 1 over a query set for E-CGPM: each event's triples go to the queries whose patterns they can instantiate, and no other query is touched.
 
 TP-Join partitions the stream by the query (Gillani, Picard, Laforest, DEBS 2016, section 4.1:
 pass 1 keeps the triples whose predicate is a query predicate, pass 2 those whose constants fit a
@@ -6,14 +6,13 @@ pattern). With many queries, pass 1 and the constant tests of pass 2 run once pe
 the whole query set: an index keyed on a pattern's constant predicate, subject and object finds
 the queries a triple can reach in a few hash look-ups, whatever the number of queries. Each query
 keeps its own views, window and automaton (an instance of the engine), and is pushed only at the
-instants where something reaches it or something of its own leaves:
+instants where something reaches it or something of its own leaves. The event engines use it; the
+incremental ones share their views across the query set instead (``shared_query_set``).
 
 - a sliding window: when a triple routed to it earlier falls before the window's start (an
   expiry heap per window, keyed on the routed events' timestamps);
 - the event window: the event after one that reached it (its content leaves);
-- every query at the first event (static answers appear there);
-- never while it is dormant (``engines.tpjoin.dormancy``: its most selective pattern has nothing in
-  its window, so it holds no instance at all).
+- every query at the first event (static answers appear there).
 
 Exact: without entailment a triple that instantiates none of a query's patterns is in none of its
 matches, so the query's answers at an instant it is not pushed are those of its last push, and its
@@ -30,7 +29,6 @@ from common.errors import EngineError, StreamError
 from engines.model.stream import DELETE, NO_CHANGE, ContinuousQuery, Event, Mapping, Triple, Update, is_variable
 from engines.protocol import MultiDelta
 from engines.query_set import QuerySet
-from engines.tpjoin.dormancy import Dormancy
 
 SHARES = "partitioning by the query set (Algorithm 1 once per triple for every query)"
 
@@ -43,7 +41,7 @@ def route_key(pattern) -> RouteKey:
 
 
 class RoutedQuerySet(QuerySet):
-    """One engine instance per query, each pushed only the updates that can instantiate its patterns; dormant queries hold none."""
+    """One engine instance per query, each pushed only the updates that can instantiate its patterns."""
 
     def __init__(self, first) -> None:
         super().__init__(first)
@@ -55,8 +53,6 @@ class RoutedQuerySet(QuerySet):
         self.reached_last_event: list[int] = []  # event-window queries the previous event reached
         self.last_ts: int | None = None
         self.first_event = True
-        self.static = first.compiled.static
-        self.dormancy: Dormancy | None = None
 
     def register(self, query_id: int, query: ContinuousQuery) -> None:
         if query.entailment != "none":
@@ -84,59 +80,22 @@ class RoutedQuerySet(QuerySet):
 
     def push(self, event: Event) -> MultiDelta:
         self._check_order(event)
-        if not self.started:
-            self.started = True
-            self.dormancy = Dormancy(self)
-        dormancy = self.dormancy
-        dormancy.trim(event.ts)
+        self.started = True
         pushes, routes = self.pushes, self.routes
         updates_for: dict[int, list[Update]] = {}
         for update in event.updates:
             keys = self.keys_of(update.triple)
-            dormancy.log(keys, update)
             reached = set().union(*(routes[key] for key in keys)) if len(keys) != 1 else routes[keys[0]]
             for query_id in reached:
-                if pushes[query_id] is not None:  # awake
-                    updates_for.setdefault(query_id, []).append(update)
-        waking = dormancy.close_event(event, updates_for)
-        to_push = self._due(event, updates_for) | waking
+                updates_for.setdefault(query_id, []).append(update)
         deltas = [NO_CHANGE] * len(self.holders)
-        for query_id in to_push:
-            push = pushes[query_id]
-            if push is not None:
-                updates = updates_for.get(query_id, ())
-                deltas[query_id] = push(Event(event.index, event.ts, tuple(updates)))
-        dormancy.put_to_sleep()
+        for query_id in self._due(event, updates_for):
+            updates = updates_for.get(query_id, ())
+            deltas[query_id] = pushes[query_id](Event(event.index, event.ts, tuple(updates)))
         return MultiDelta(deltas)
 
-    def wake(self, query_id: int, replay: list[Event]) -> None:
-        """A fresh instance for a dormant query, fed the window's events that reached it (their deltas are empty)."""
-        instance = type(self.instances[0])(self.queries[query_id], static=self.static)
-        for event in replay:
-            instance.push(event)
-        self.pushes[query_id] = instance.push
-        self.answer_functions[query_id] = instance.answers
-        self.stats_functions[query_id] = instance.stats
-        if self.windows[query_id].kind == "sliding":
-            heap = self.expiry[self.windows[query_id]]
-            for event in replay:
-                heapq.heappush(heap, (event.ts, query_id))
-
-    def sleep(self, query_id: int) -> None:
-        self.pushes[query_id] = self.answer_functions[query_id] = self.stats_functions[query_id] = None
-
     def answers(self, query_id: int = 0) -> Counter[Mapping]:
-        answers = self.answer_functions[query_id]
-        return Counter() if answers is None else answers()
-
-    def stats(self) -> dict[str, int]:
-        total: Counter[str] = Counter()
-        for stats in self.stats_functions:
-            if stats is not None:
-                total.update(stats())
-        dormant = sum(push is None for push in self.pushes)
-        logged = self.dormancy.logged() if self.dormancy else 0
-        return {**total, "queries": len(self.holders), "dormant_queries": dormant, "logged_updates": logged}
+        return self.answer_functions[query_id]()
 
     def _check_order(self, event: Event) -> None:
         """The errors each instance would raise, raised whether or not anything reaches it."""

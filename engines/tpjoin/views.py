@@ -21,6 +21,14 @@ class View:
         # lazy I-CGPM's emptiness test runs once per row that leaves a view
         self.size = 0
 
+    def keep_value_table(self) -> None:
+        """From now on keep the value table (an empty view only: a query set's later reader probes it by object)."""
+        if self.pairs.tables[1] is None:
+            if self.size:
+                raise ValueError("a view gains a value table only while it is empty")
+            self.pairs = BidirectionalMultiMap(True)
+            self._values_of = self.pairs.tables[0]
+
     def add(self, triple: tuple[int, int, int]) -> bool:
         """Add the triple; False when it is already in the view."""
         s, p, o = triple

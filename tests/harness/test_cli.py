@@ -43,7 +43,7 @@ def test_engines_json_lists_capabilities(capsys):
                               "shares": "the window store and its index, one per window and entailment, "
                               "every query evaluated over it"}
     assert rows["scan"]["matches"] is False
-    assert rows["spectra"]["shares"] == ""  # run with several queries: one instance per query
+    assert rows["spectra-rev"]["shares"] == ""  # run with several queries: one instance per query
 
 
 def test_run_writes_a_trace(inputs, capsys):

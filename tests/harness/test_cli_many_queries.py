@@ -37,13 +37,14 @@ def _queries(inputs):
             str(inputs / "from_b.rq"), "--window", "sliding:3:1"]
 
 
-@pytest.mark.parametrize("engine", ["sparkwave", "spectra"])
-def test_run_writes_one_trace_per_query(inputs, capsys, engine):
+@pytest.mark.parametrize(("engine", "shown"), [("sparkwave", "sparkwave"), ("spectra", "spectra"),
+                                              ("spectra-rev", "spectra-rev+perquery")])
+def test_run_writes_one_trace_per_query(inputs, capsys, engine, shown):
     traces = inputs / "traces"
     code, out, _ = _run(capsys, "run", "--engine", engine, *_queries(inputs), "--trace", str(traces), "--json")
     assert code == 0
     summary = json.loads(out)
-    assert summary["engine"] == (engine if engine == "sparkwave" else "spectra+perquery")
+    assert summary["engine"] == shown
     by_name = {row["query"]: row for row in summary["queries"]}
     assert by_name["chain"]["added"] == 2 and by_name["chain"]["removed"] == 1
     assert by_name["from_b"]["added"] == 1 and by_name["from_b"]["removed"] == 1
