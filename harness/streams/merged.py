@@ -80,7 +80,17 @@ class MergedStream:
         self._index: EventIndex | None = None
         self._counts: dict[str, int] = {}
 
-    directory = None  # no one directory holds the merge: the Spark oracle's directory reader does not apply
+    directory = None  # no one directory holds the merge: ``directories`` has one per stream
+
+    @property
+    def directories(self) -> dict[str, str] | None:
+        """Each source's directory by stream IRI, for the Spark oracle to merge on its executors; None when a source is in memory."""
+        found = {iri: getattr(source, "directory", None) for iri, source in self.sources}
+        return None if None in found.values() else {iri: str(directory) for iri, directory in found.items()}
+
+    @property
+    def validate(self) -> bool:
+        return all(getattr(source, "validate", True) for _, source in self.sources)
 
     @property
     def events(self) -> MergedEvents:
