@@ -187,6 +187,7 @@ def display_table(summary: pd.DataFrame) -> pd.DataFrame:
 # display_table's columns in the order a person reads them first; the terminal shows as many as fit
 TERMINAL_COLUMNS = ("engine", "query", "window", "queries", "status", "verdict", "wall s", "triples/s", "×reeval", "runs ok",
                     "dataset", "p99 ms", "RSS growth MiB", "×variant", "kept up")
+WINDOW_WIDTH = 40  # characters of the window column in the terminal's table (the report keeps it whole)
 TERMINAL_WIDTH = 120
 
 
@@ -196,6 +197,8 @@ def terminal_table(summary: pd.DataFrame, width: int = TERMINAL_WIDTH) -> pd.Dat
     from harness.bench.tables import to_text
 
     table = display_table(summary)
+    if "window" in table:  # named windows spell every window: cut, so the status and verdict still fit
+        table["window"] = table["window"].map(lambda text: text if len(str(text)) <= WINDOW_WIDTH else f"{str(text)[:WINDOW_WIDTH - 1]}…")
     candidates = [column for column in TERMINAL_COLUMNS if column in table
                   and (column != "dataset" or table["dataset"].nunique() > 1)
                   and (column != "queries" or table["queries"].nunique() > 1)]
