@@ -54,10 +54,6 @@ class Cell:
             key["streams"] = [[iri, label] for iri, _, label in self.streams]
         return key
 
-    @property
-    def streams_column(self) -> str:
-        """The cell's streams as reports print them: ``<IRI>=label`` each (empty for one stream)."""
-        return " ".join(f"<{iri}>={label}" for iri, _, label in self.streams)
 
     @property
     def cell_id(self) -> str:
@@ -65,6 +61,11 @@ class Cell:
 
     def as_json(self) -> dict:
         return asdict(self)
+
+
+def streams_column(streams) -> str:
+    """A cell's ``streams`` (IRI, directory, label) as the cells table prints them: ``<IRI>=label`` each, empty for one stream."""
+    return " ".join(f"<{iri}>={label}" for iri, _, label in streams)
 
 
 def cell_id_of(key: dict) -> str:

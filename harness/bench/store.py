@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from common.errors import ConfigError
-from harness.bench.matrix import KEY_COLUMNS
+from harness.bench.matrix import KEY_COLUMNS, streams_column
 from harness.streams.atomic import replace_atomically
 
 SCHEMA_VERSION = "cgpm-bench-run/1"
@@ -123,7 +123,7 @@ def cells_frame(run_dir: Path) -> pd.DataFrame:
             continue
         key = {column: part["cell"][column] for column in KEY_COLUMNS}
         key["concurrent"] = part["cell"].get("concurrent", 1)  # parts stored before the concurrent axis ran one query
-        key["streams"] = " ".join(f"<{iri}>={label}" for iri, _, label in part["cell"].get("streams", ()))
+        key["streams"] = streams_column(part["cell"].get("streams", ()))
         rows.append({"cell_id": part["cell_id"], **key, "repetition": part["repetition"], **part["row"]})
     frame = pd.DataFrame(rows)
     if frame.empty:
