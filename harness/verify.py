@@ -144,14 +144,17 @@ def _spark_oracle_answers(query: ContinuousQuery, stream, instants: list[int]):
     from oracles.spark import oracle_answers as history_answers
 
     spark = spark_session(app_name="cgpm verify")
+    # a stream opened from disk (or, merged, one directory per stream) is read by Spark's executors: the driver holds
+    # the answers, never the stream
     directory = getattr(stream, "directory", None)
-    if directory is not None:
-        # a stream opened from disk is read by Spark's executors: the driver holds the answers, never the stream
+    directories = getattr(stream, "directories", None)
+    location = str(directory) if directory is not None else directories
+    if location is not None:
         from oracles.spark import oracle_answers_from_directory
 
-        return oracle_answers_from_directory(spark, query, str(directory), instants, max_events=stream.max_events,
+        return oracle_answers_from_directory(spark, query, location, instants, max_events=stream.max_events,
                                              validate=stream.validate)
-    return history_answers(spark, query, in_memory(stream), instants)  # a merge of several streams is read here
+    return history_answers(spark, query, in_memory(stream), instants)
 
 
 def in_memory(stream) -> Stream:

@@ -1,7 +1,7 @@
 """One cell repetition, measured in the process that runs it: the stream is read batch by batch, and only the engine's pushes are timed.
 
 ``run_task(task)`` is what a runner calls in the fresh process (a Spark python worker that is not
-reused, or a spawned process). It opens the stream (cut to its first ``max_events`` events; its
+reused, or a spawned process). It opens the stream (for named windows, its streams merged; cut to its first ``max_events`` events; its
 events are read batch by batch in each pass, so the process holds O(batch + window), and the time a
 pass spends reading and decoding is subtracted from its loop: ``decode_s``) and the query, runs ``warmup`` untimed passes with throw-away engines, collects garbage, reads the
 baseline RSS (an external engine's: with its child's, whose stderr the row keeps), then runs the timed passes of ``harness.bench.passes`` (each builds its engine,
@@ -28,16 +28,25 @@ from harness.bench.sampler import CellLimit, RssSampler
 
 
 def _load_inputs(cell: dict):
-    """The query, and the stream opened for streaming (cut to ``max_events``, deletions refused under a bounded window)."""
-    from common.errors import ConfigError
+    """The query, and the stream opened for streaming (cut to ``max_events``, deletions refused under a bounded window):
+    for a query over named windows, its streams merged into one sequence of instants (``harness.streams.merged``)."""
     from engines.model.query import load_query
     from harness.streams.reader import open_stream
 
-    query = load_query(cell["query_path"], window=cell["window"], entailment=cell["entailment"])
-    if query.named_windows:
-        raise ConfigError(f"cgpm bench reads one stream; query {query.name} has {len(query.named_windows)} named windows "
-                          "(run and verify it with --stream IRI=DIR once per stream)")
-    stream = open_stream(cell["stream_dir"], max_events=cell["max_events"] or None).checked_against(query.window)
+    query = load_query(cell["query_path"], window=cell["window"] if not cell.get("streams") else None,
+                       entailment=cell["entailment"])
+    limit = cell["max_events"] or None
+    if query.named_windows and not cell.get("streams"):
+        from common.errors import ConfigError
+
+        raise ConfigError(f"query {query.name} is over named windows, but the cell names no stream per window "
+                          "(a workload's streams, or cgpm bench --stream IRI=DIR)")
+    if cell.get("streams"):
+        from harness.streams.merged import open_merged
+
+        stream = open_merged(query, {iri: directory for iri, directory, _ in cell["streams"]}, max_events=limit)
+    else:
+        stream = open_stream(cell["stream_dir"], max_events=limit).checked_against(query.window)
     if not query.window.allows_deletions and stream.has_deletions:
         for _ in stream.events:  # the pass stops at the first deletion with the message naming it
             pass
@@ -109,7 +118,7 @@ def _public(facts: dict) -> dict:
 def _time_cell(task: dict, facts: dict) -> dict:
     from common.errors import EngineFailure, EnvironmentProblem
     from harness.bench.matrix import PER_QUERY, engine_class
-    from harness.bench.steady import fill_index, retained_triples
+    from harness.bench.steady import query_fill_index, window_triples
     from harness.engines_setup import close_engine, engine_class_for
 
     cell = task["cell"]
@@ -161,14 +170,14 @@ def _time_cell(task: dict, facts: dict) -> dict:
     if progress is not None:
         progress()
     # counted after the timed passes: what the count allocates and frees must not sit in the baseline the engine reuses
-    row["window_triples"] = retained_triples(stream, query.window)
+    row["window_triples"] = window_triples(stream, query)
     timed = passes.latencies()
     row.update(status=status, error=error, **_public(facts))
     row.update(latency_summary(timed))
     row["events_fed"] = passes.fed()
     loop_start = first_end.get("start")
     if status == "ok":
-        row.update(passes.row(fill_index(timeline.ts, query.window), timeline.sizes, row["triples"]))
+        row.update(passes.row(query_fill_index(stream, query), timeline.sizes, row["triples"]))
         from harness.projection import Projection
 
         answers = passes.engine.answers()

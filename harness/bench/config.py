@@ -33,6 +33,12 @@ File shape (every key optional; relative paths are relative to the file's direct
     engines = ["spectra", "scan"]                    # default: the run's engines; else some of them
     concurrent = [1, 10, 50, 100]                    # copies of each query registered together (default [1]);
                                                      # an engine named NAME+perquery runs them one instance each
+
+    [[workloads]]                                    # queries over named windows (RSP-QL): a stream per stream IRI
+    queries = ["../generators/lsbench/queries/streams/Q6.rq"]
+    [workloads.streams]                              # a directory, or a generate table, per IRI a window reads
+    "http://www.ins.cwi.nl/sib/stream/posts" = { dataset = "lsbench", scales = [10], options = { stream = "posts" } }
+    "http://www.ins.cwi.nl/sib/stream/postlikes" = "../streams/postlikes"
 """
 
 from __future__ import annotations
@@ -61,15 +67,18 @@ class Generate:
     seed: int = 0
     event_shapes: tuple[str, ...] = ("entity",)
     rate: float | None = None
+    options: tuple[tuple[str, object], ...] = ()  # the generator's options (``cgpm generate --option``), sorted by key
 
 
 @dataclass(frozen=True)
 class Workload:
-    """Queries run over one stream (or generated streams), under each window listed."""
+    """Queries run over one stream (or generated streams), under each window listed; or over several named streams."""
 
     queries: tuple[str, ...]
     stream: str | None = None
     generate: Generate | None = None
+    # (stream IRI, directory or Generate) per stream the queries' named windows read (harness.bench.workload_streams)
+    streams: tuple[tuple[str, str | Generate], ...] = ()
     windows: tuple[str, ...] = (QUERY_WINDOW,)
     entailment: str = "query"
     max_events: int = 0
@@ -111,9 +120,9 @@ _TOP_TYPES = {
     "rss_hz": (int, float), "verify": bool, "verify_every": int, "oracle": str, "runner": str, "parallel": int,
     "spark_master": str, "workloads": list, "stream_cache": str,
 }
-_WORKLOAD_TYPES = {"queries": list, "stream": str, "generate": dict, "windows": list, "entailment": str, "max_events": int,
-                   "engines": list, "concurrent": list}
-_GENERATE_TYPES = {"dataset": str, "scales": list, "seed": int, "event_shapes": list, "rate": (int, float)}
+_WORKLOAD_TYPES = {"queries": list, "stream": str, "generate": dict, "streams": dict, "windows": list, "entailment": str,
+                   "max_events": int, "engines": list, "concurrent": list}
+_GENERATE_TYPES = {"dataset": str, "scales": list, "seed": int, "event_shapes": list, "rate": (int, float), "options": dict}
 
 
 def _type_name(kind) -> str:
@@ -149,7 +158,7 @@ def is_remote(location: str) -> bool:
     return local_path(location) is None
 
 
-def _stream_location(text: str, base: Path | None) -> str:
+def stream_location(text: str, base: Path | None) -> str:
     """A local stream as an absolute path (a ``file:`` URI becomes its path); any other URI as written."""
     from generators.hadoop_fs import local_path
 
@@ -177,7 +186,7 @@ def _expand_queries(patterns, base: Path | None, where: str, key: str) -> tuple[
     return tuple(found)
 
 
-def _generate(table: dict, where: str, key: str) -> Generate:
+def generate_from(table: dict, where: str, key: str) -> Generate:
     _checked(table, _GENERATE_TYPES, where, f"{key}.")
     if "dataset" not in table:
         raise ConfigError(f"key {key + '.dataset'!r} is missing in {where}")
@@ -188,13 +197,19 @@ def _generate(table: dict, where: str, key: str) -> Generate:
     if not shapes or not all(isinstance(s, str) for s in shapes):
         raise ConfigError(f"key {key + '.event_shapes'!r} in {where} must list shapes like 'entity' or 'triples:10'")
     rate = table.get("rate")
-    return Generate(table["dataset"], scales, table.get("seed", 0), shapes, None if rate is None else float(rate))
+    options = table.get("options", {})
+    for name, value in options.items():
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise ConfigError(f"key {key + '.options.' + name!r} in {where} must be a string or a number, not {value!r}")
+    return Generate(table["dataset"], scales, table.get("seed", 0), shapes, None if rate is None else float(rate),
+                    tuple(sorted(options.items())))
 
 
 def workload_from(table: dict, base: Path | None, where: str, key: str) -> Workload:
     _checked(table, _WORKLOAD_TYPES, where, f"{key}.")
-    if ("stream" in table) == ("generate" in table):
-        raise ConfigError(f"{key} in {where} needs exactly one of 'stream' (a directory) or 'generate' (a dataset)")
+    if sum(name in table for name in ("stream", "generate", "streams")) != 1:
+        raise ConfigError(f"{key} in {where} needs exactly one of 'stream' (a directory), 'generate' (a dataset) or "
+                          "'streams' (a directory or a generate table per stream IRI)")
     if not table.get("queries"):
         raise ConfigError(f"key {key + '.queries'!r} is missing or empty in {where}")
     windows = tuple(table.get("windows", [QUERY_WINDOW]))
@@ -217,16 +232,21 @@ def workload_from(table: dict, base: Path | None, where: str, key: str) -> Workl
     engines = table.get("engines", [])
     if not all(isinstance(engine, str) for engine in engines):
         raise ConfigError(f"key {key + '.engines'!r} in {where} must list engine names, not {engines!r}")
-    stream = _stream_location(table["stream"], base) if "stream" in table else None
+    stream = stream_location(table["stream"], base) if "stream" in table else None
     if stream is not None and not is_remote(stream) and not Path(stream).is_dir():
         raise ConfigError(f"key {key + '.stream'!r} in {where}: stream directory {stream} does not exist")
-    return Workload(
+    from harness.bench.workload_streams import check_named_windows, named_streams
+
+    workload = Workload(
         queries=_expand_queries(table["queries"], base, where, f"{key}.queries"),
         stream=stream,
-        generate=_generate(table["generate"], where, f"{key}.generate") if "generate" in table else None,
+        generate=generate_from(table["generate"], where, f"{key}.generate") if "generate" in table else None,
+        streams=named_streams(table["streams"], base, where, f"{key}.streams") if "streams" in table else (),
         windows=windows, entailment=entailment, max_events=table.get("max_events", 0), engines=tuple(engines),
         concurrent=tuple(concurrent),
     )
+    check_named_windows(workload, where, key)
+    return workload
 
 
 def _validated(config: BenchConfig, where: str) -> BenchConfig:

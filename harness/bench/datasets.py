@@ -1,9 +1,10 @@
-"""A workload's streams exist on local disk before any cell runs: generated once per (dataset, scale, seed, shape, rate), fetched once per URI.
+"""A workload's streams exist on local disk before any cell runs: generated once per (dataset, scale, seed, shape, rate, options), fetched once per URI.
 
 Streams are made by the generators' own Spark job (``generators.writer.write_stream_spark``) when
 the run uses Spark, else by their pure-Python twin, which writes the same rows. They are kept in
 the configuration's ``stream_cache`` (``results/runs/.streams`` by default, ignored by git), named
-by what decides their rows, so a second run and a resumed run read the same stream. A workload's
+by what decides their rows, so a second run and a resumed run read the same stream (a workload over named
+streams has a directory or a generated stream per stream IRI: ``harness.bench.workload_streams``). A workload's
 ``stream`` on another filesystem (``hdfs://``, ``s3a://``: anything Spark's Hadoop configuration reaches)
 is copied into the same cache once, named by its URI, because every cell's process reads its stream
 from a local directory; the copy is kept until the cache is removed, so a changed remote stream needs
@@ -17,28 +18,38 @@ import re
 from pathlib import Path
 
 from common.errors import GeneratorError, StreamError
-from harness.bench.config import BenchConfig, is_remote
+from harness.bench.config import BenchConfig, Generate, is_remote
+from harness.bench.workload_streams import generated_key
 
 REMOTE = "uri"  # the first element of a fetched stream's key, beside generated streams' (dataset, ...) keys
+
+
+def _generate_specs(workload) -> list[Generate]:
+    named = [spec for _, spec in workload.streams if isinstance(spec, Generate)]
+    return ([workload.generate] if workload.generate is not None else []) + named
+
+
+def _locations(workload) -> list[str]:
+    named = [spec for _, spec in workload.streams if isinstance(spec, str)]
+    return ([workload.stream] if workload.stream is not None else []) + named
 
 
 def generated_keys(config: BenchConfig) -> list[tuple]:
     keys = []
     for workload in config.workloads:
-        spec = workload.generate
-        if spec is None:
-            continue
-        for scale in spec.scales:
-            for shape in spec.event_shapes:
-                key = (spec.dataset, scale, spec.seed, shape, spec.rate)
-                if key not in keys:
-                    keys.append(key)
+        for spec in _generate_specs(workload):
+            for scale in spec.scales:
+                for shape in spec.event_shapes:
+                    key = generated_key(spec, scale, shape)
+                    if key not in keys:
+                        keys.append(key)
     return keys
 
 
 def stream_name(key: tuple) -> str:
-    dataset, scale, seed, shape, rate = key
+    dataset, scale, seed, shape, rate, options = key
     name = f"{dataset}-scale{scale}-seed{seed}-{re.sub(r'[^A-Za-z0-9]+', '', shape)}"
+    name += "".join(f"-{re.sub(r'[^A-Za-z0-9.]+', '', f'{option}{value}')}" for option, value in options)
     return name + (f"-rate{rate:g}" if rate is not None else "")
 
 
@@ -49,8 +60,9 @@ def make_stream(key: tuple, directory: Path, spark=None) -> dict:
         from generators.writer import write_stream_local, write_stream_spark
     except ImportError as error:
         raise GeneratorError(f"the generators cannot be imported ({error}); use a stream directory instead") from None
-    dataset, scale, seed, shape, rate = key
-    spec = GeneratorSpec(dataset=dataset, scale=scale, seed=seed, shape=EventShape.parse(shape), rate=rate)
+    dataset, scale, seed, shape, rate, options = key
+    spec = GeneratorSpec(dataset=dataset, scale=scale, seed=seed, shape=EventShape.parse(shape), rate=rate,
+                         options=tuple(options))
     if spark is not None:
         return write_stream_spark(spark, spec, directory)
     return write_stream_local(spec, directory)
@@ -87,14 +99,14 @@ def prepare_streams(config: BenchConfig, spark=None, say=lambda message: None) -
     """Directory of every generated or remote stream the configuration names, making or fetching the missing ones."""
     cache = Path(config.stream_cache)
     directories = {}
-    for workload in config.workloads:
-        if workload.stream is None or not is_remote(workload.stream) or (REMOTE, workload.stream) in directories:
+    for location in dict.fromkeys(location for workload in config.workloads for location in _locations(workload)):
+        if not is_remote(location):
             continue
-        directory = cache / remote_name(workload.stream)
+        directory = cache / remote_name(location)
         if not (directory / "stream.json").is_file():
-            say(f"fetching {workload.stream} into {directory}")
-            fetch_stream(workload.stream, directory, spark)
-        directories[(REMOTE, workload.stream)] = str(directory)
+            say(f"fetching {location} into {directory}")
+            fetch_stream(location, directory, spark)
+        directories[(REMOTE, location)] = str(directory)
     for key in generated_keys(config):
         directory = cache / stream_name(key)
         if not (directory / "stream.json").is_file():

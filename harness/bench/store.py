@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from common.errors import ConfigError
-from harness.bench.matrix import KEY_COLUMNS
+from harness.bench.matrix import KEY_COLUMNS, streams_column
 from harness.streams.atomic import replace_atomically
 
 SCHEMA_VERSION = "cgpm-bench-run/1"
@@ -39,7 +39,7 @@ VERIFY_PART = "verify"
 
 # the columns every cells table has, in this order; more follow
 CELL_COLUMNS = (
-    "cell_id", *KEY_COLUMNS, "concurrent", "repetition", "status", "verdict", "wall_s", "cpu_s", "triples", "events",
+    "cell_id", *KEY_COLUMNS, "concurrent", "streams", "repetition", "status", "verdict", "wall_s", "cpu_s", "triples", "events",
     "triples_per_s", "events_per_s", "steady_triples_per_s", "steady_events_per_s", "steady_events", "inner_passes",
     "loop_total_s", "short", "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "latency_max_ms",
     "rss_base_bytes", "rss_peak_bytes", "window_triples", "answers", "added", "removed", "build_s", "load_s", "stats",
@@ -123,6 +123,7 @@ def cells_frame(run_dir: Path) -> pd.DataFrame:
             continue
         key = {column: part["cell"][column] for column in KEY_COLUMNS}
         key["concurrent"] = part["cell"].get("concurrent", 1)  # parts stored before the concurrent axis ran one query
+        key["streams"] = streams_column(part["cell"].get("streams", ()))
         rows.append({"cell_id": part["cell_id"], **key, "repetition": part["repetition"], **part["row"]})
     frame = pd.DataFrame(rows)
     if frame.empty:

@@ -38,10 +38,12 @@ def _status(statuses: pd.Series) -> str:
 def per_cell(cells: pd.DataFrame) -> pd.DataFrame:
     """One row per cell: medians over its ``ok`` repetitions, its status(es) and verdict."""
     if cells.empty:
-        return pd.DataFrame(columns=["cell_id", *KEY_COLUMNS, "concurrent", "repetitions", "ok", "status", "verdict", *MEDIAN_COLUMNS])
+        return pd.DataFrame(columns=["cell_id", *KEY_COLUMNS, "concurrent", "streams", "repetitions", "ok", "status", "verdict", *MEDIAN_COLUMNS])
     frame = cells.copy()
     if "concurrent" not in frame:  # cells stored before the concurrent axis ran one query each
         frame["concurrent"] = 1
+    if "streams" not in frame:  # cells stored before named windows read one stream each
+        frame["streams"] = ""
     for column in (*MEDIAN_COLUMNS, "window_triples"):
         if column not in frame:
             frame[column] = float("nan")
@@ -56,7 +58,7 @@ def per_cell(cells: pd.DataFrame) -> pd.DataFrame:
     for cell_id, group in frame.groupby("cell_id", sort=False):
         ok = group[group["ok_flag"]]
         row = {"cell_id": cell_id, **{column: group[column].iloc[0] for column in KEY_COLUMNS},
-               "concurrent": group["concurrent"].iloc[0]}
+               "concurrent": group["concurrent"].iloc[0], "streams": group["streams"].fillna("").iloc[0]}
         row.update(repetitions=len(group), ok=len(ok), status=_status(group["status"]),
                    verdict=group["verdict"].iloc[0], error=next((e for e in group["error"] if isinstance(e, str) and e), ""))
         for column in ("events", "triples", "window_triples"):
@@ -96,7 +98,9 @@ def _all_or_none(values: pd.Series):
 
 
 def _workload_key(frame: pd.DataFrame) -> pd.Series:
-    return frame[list(WORKLOAD_COLUMNS)].astype(str).agg("|".join, axis=1)
+    # the streams of a query over named windows are part of what it ran on (empty for one stream)
+    columns = [*WORKLOAD_COLUMNS, *(["streams"] if "streams" in frame else [])]
+    return frame[columns].fillna("").astype(str).agg("|".join, axis=1)
 
 
 def add_ratios(summary: pd.DataFrame) -> pd.DataFrame:
@@ -183,6 +187,7 @@ def display_table(summary: pd.DataFrame) -> pd.DataFrame:
 # display_table's columns in the order a person reads them first; the terminal shows as many as fit
 TERMINAL_COLUMNS = ("engine", "query", "window", "queries", "status", "verdict", "wall s", "triples/s", "×reeval", "runs ok",
                     "dataset", "p99 ms", "RSS growth MiB", "×variant", "kept up")
+WINDOW_WIDTH = 40  # characters of the window column in the terminal's table (the report keeps it whole)
 TERMINAL_WIDTH = 120
 
 
@@ -192,6 +197,8 @@ def terminal_table(summary: pd.DataFrame, width: int = TERMINAL_WIDTH) -> pd.Dat
     from harness.bench.tables import to_text
 
     table = display_table(summary)
+    if "window" in table:  # named windows spell every window: cut, so the status and verdict still fit
+        table["window"] = table["window"].map(lambda text: text if len(str(text)) <= WINDOW_WIDTH else f"{str(text)[:WINDOW_WIDTH - 1]}…")
     candidates = [column for column in TERMINAL_COLUMNS if column in table
                   and (column != "dataset" or table["dataset"].nunique() > 1)
                   and (column != "queries" or table["queries"].nunique() > 1)]

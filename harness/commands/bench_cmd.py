@@ -4,6 +4,7 @@ Forms (others script against them)::
 
     cgpm bench CONFIG.toml --out RUN
     cgpm bench --engine NAME [--engine NAME ...] --stream DIR --query FILE.rq --window SPEC --repetitions N --out RUN
+    cgpm bench --engine NAME --stream IRI=DIR --stream IRI=DIR --query NAMED.rq --out RUN   # named windows, a stream each
 
 Flags override the file (defaults < file < flags). Rerunning with the same ``--out`` resumes the
 run. Exit 1 when a verified cell disagrees with the oracle or a cell errors (each failed cell's
@@ -22,6 +23,7 @@ from common.errors import ConfigError
 from engines.model.windows import WINDOW_FORMS
 from harness.bench.config import DEFAULTS, RUNNERS, load_config, with_flags
 from harness.oracle_choice import ORACLE_CHOICES
+from harness.streams.named_inputs import named_stream_arguments
 
 RUNS = Path("results") / "runs"
 
@@ -32,7 +34,9 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--out", type=Path, help=f"run directory (default: {RUNS}/DATE-NAME); an existing run resumes")
     cell = parser.add_argument_group("one cell from the command line (replaces the file's workloads)")
     cell.add_argument("--engine", action="append", help="engine name (repeatable; default: the file's, else all)")
-    cell.add_argument("--stream", help="stream directory: a path, a file:// URI, or any URI Spark can read (hdfs://, s3a://)")
+    cell.add_argument("--stream", action="append", metavar="[IRI=]DIR",
+                      help="stream directory: a path, a file:// URI, or any URI Spark can read (hdfs://, s3a://); for "
+                      "queries over named windows, IRI=DIR once per stream their windows read")
     cell.add_argument("--query", action="append", type=Path, help="query file (.rq; repeatable)")
     cell.add_argument("--window", action="append", help=f"window ({WINDOW_FORMS}; repeatable; default: the query's own)")
     cell.add_argument("--entailment", choices=("none", "rdfs"), help="entailment (default: the query's own)")
@@ -71,7 +75,9 @@ def resolve(args: argparse.Namespace):
     if one_cell:
         if args.stream is None or not args.query:
             raise ConfigError("a benchmark from flags needs both --stream DIR and --query FILE.rq")
-        workload = {"stream": str(args.stream), "queries": [str(q) for q in args.query]}
+        named = named_stream_arguments(args.stream)
+        workload = {"queries": [str(q) for q in args.query]}
+        workload.update({"stream": args.stream[0]} if named is None else {"streams": named})
         if args.window:
             workload["windows"] = list(args.window)
         if args.entailment:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 
@@ -11,6 +10,10 @@ from common.errors import ConfigError
 from engines.model.query import load_query
 from engines.model.windows import DURATION_UNITS, WINDOW_FORMS, parse_window
 from harness.query_files import check_query_file
+from harness.streams.named_inputs import split_stream_argument, stream_directories
+
+__all__ = ["add_query_arguments", "load_inputs", "load_many_inputs", "progress_bar", "split_stream_argument",
+           "stream_directories"]
 
 
 def add_query_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,45 +74,6 @@ def load_many_inputs(args: argparse.Namespace):
         for _ in source.events:  # the pass stops at the first deletion with the message naming it
             pass
     return queries, source
-
-
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
-
-
-def split_stream_argument(value: str) -> tuple[str | None, str]:
-    """``(stream IRI, directory)`` from ``--stream``: ``<IRI>=DIR``, ``IRI=DIR`` (the IRI has a scheme), or ``DIR`` alone."""
-    if value.startswith("<"):
-        iri, closing, rest = value[1:].partition(">")
-        if not closing or not rest.startswith("="):
-            raise ConfigError(f"--stream {value}: expected <IRI>=DIR")
-        return iri, rest[1:]
-    iri, equals, directory = value.partition("=")
-    if equals and _SCHEME.match(iri) and not Path(value).exists():
-        return iri, directory
-    return None, value
-
-
-def stream_directories(values: list[str], query) -> dict[str, str]:
-    """Each stream the query's named windows read, with its directory from the ``--stream`` values."""
-    pairs = [split_stream_argument(value) for value in values]
-    if len(pairs) == 1 and pairs[0][0] is None and len(query.streams) == 1:
-        return {query.streams[0]: pairs[0][1]}
-    reads = ", ".join(f"<{iri}>" for iri in query.streams)
-    directories: dict[str, str] = {}
-    for (iri, directory), value in zip(pairs, values):
-        if iri is None:
-            raise ConfigError(f"--stream {value}: query {query.name} reads {len(query.streams)} streams ({reads}); "
-                              "give --stream IRI=DIR for each")
-        if iri not in query.streams:
-            raise ConfigError(f"--stream {value}: no window of query {query.name} reads <{iri}> (it reads {reads})")
-        if iri in directories:
-            raise ConfigError(f"--stream: the stream <{iri}> is given twice")
-        directories[iri] = directory
-    for named in query.named_windows:
-        if named.stream not in directories:
-            raise ConfigError(f"the window {named.name} of query {query.name} reads <{named.stream}>, which has no "
-                              f"input: give --stream {named.stream}=DIR")
-    return directories
 
 
 def progress_bar(total, description: str):

@@ -75,7 +75,7 @@ def _lubm_stream(events: int, spark_runner) -> Path | None:
     from harness.streams import write_stream
     from harness.streams.reader import open_stream
 
-    key = ("lubm", 1, 0, "entity", None)
+    key = ("lubm", 1, 0, "entity", None, ())
     whole = STREAMS / stream_name(key)
     small = STREAMS / f"{stream_name(key)}-first{events}"
     if not (small / "stream.json").exists():

@@ -78,8 +78,19 @@ class MergedStream:
 
     def __post_init__(self) -> None:
         self._index: EventIndex | None = None
+        self._counts: dict[str, int] = {}
 
-    directory = None  # no one directory holds the merge: the Spark oracle's directory reader does not apply
+    directory = None  # no one directory holds the merge: ``directories`` has one per stream
+
+    @property
+    def directories(self) -> dict[str, str] | None:
+        """Each source's directory by stream IRI, for the Spark oracle to merge on its executors; None when a source is in memory."""
+        found = {iri: getattr(source, "directory", None) for iri, source in self.sources}
+        return None if None in found.values() else {iri: str(directory) for iri, directory in found.items()}
+
+    @property
+    def validate(self) -> bool:
+        return all(getattr(source, "validate", True) for _, source in self.sources)
 
     @property
     def events(self) -> MergedEvents:
@@ -107,7 +118,15 @@ class MergedStream:
             order = np.argsort(ts, kind="stable")[: self.max_events]
             self._index = EventIndex(ts[order], np.concatenate([part.sizes for part in parts])[order],
                                      np.concatenate([part.deletes for part in parts])[order])
+            ranks = np.concatenate([np.full(part.events, rank) for rank, part in enumerate(parts)]).astype(np.int64)
+            held = np.bincount(ranks[order], minlength=len(parts))
+            self._counts = {iri: int(count) for (iri, _), count in zip(self.sources, held)}
         return self._index
+
+    def source_counts(self) -> dict[str, int]:
+        """How many events of each source (by IRI) the merge's instants hold: all of them unless ``max_events`` cuts it."""
+        self.index()
+        return self._counts
 
     @property
     def has_deletions(self) -> bool:

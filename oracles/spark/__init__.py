@@ -10,7 +10,8 @@ inside a pandas function) and RDFS (each triple replaced by its closure) are cov
 
 Two entries share one plan (``history.plan``): ``oracle_answers`` over a ``Stream`` the driver holds,
 and ``oracle_answers_from_directory`` over a stream directory that Spark's executors read
-(``oracles.spark.directory``) and whose answers stream back in instant order (``oracles.spark.streamed``),
+(``oracles.spark.directory``; a directory per stream for named windows, merged on the executors by
+``oracles.spark.merged_directory``) and whose answers stream back in instant order (``oracles.spark.streamed``),
 so the driver holds only the answers, however long the stream.
 Event positions and each occurrence's last instant are computed by Spark in both
 (``oracles.spark.timeline``).

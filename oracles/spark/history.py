@@ -84,9 +84,9 @@ def plan(spark, query: ContinuousQuery, rows: DataFrame, static: tuple, schema: 
          ranges: int = 1, max_events: int | None = None, count: int | None = None, check=None) -> Plan:
     """The one plan both entries run: timeline, presences, matches, lifetimes, changes (``check(timeline)`` refuses bad rows first)."""
     if query.named_windows:
-        if "stream" not in rows.columns:
-            raise OracleLimitation(f"the Spark oracle reads a query over named windows ({query.name}) from the merged "
-                                   "stream in memory, not from one stream directory")
+        if "stream" not in rows.columns:  # the entries give merged rows (in memory, or a directory per stream)
+            raise OracleLimitation(f"the Spark oracle reads a query over named windows ({query.name}) from merged rows "
+                                   "that carry each row's stream")
         presences, events = pattern_presences(spark, query, rows, static, schema, count, ranges)
         keys = list(column_names(query).values())
         return Plan(changes(lifetimes(presences, query), keys or [_UNIT], count), events, count, keys)
