@@ -50,9 +50,9 @@ def falsify(path: Path, engine: str, column: str, factor: float) -> None:
 
 
 def test_an_engine_whose_rows_are_removed_leaves_its_claims_not_shown_and_check_fails(falsified, capsys):
-    summary = falsified / "tpjoin" / "tpjoin-partition" / "summary.csv"
-    table = pd.read_csv(summary)
-    table[table.engine != "oxigraph"].to_csv(summary, index=False)
+    repetitions = falsified / "tpjoin" / "tpjoin-partition" / "repetitions.csv"
+    table = pd.read_csv(repetitions)
+    table[table.engine != "oxigraph"].to_csv(repetitions, index=False)
     assert main(["reproduce", "tpjoin", "--check", "--results", str(falsified)]) == 1
     named = changed_claims(capsys)
     assert "partition.store-P02 (not-shown, recorded met)" in named and "partition.store-snb" in named
