@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from unittest import mock
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -78,3 +79,15 @@ def test_a_repeated_triple_leaves_with_its_last_occurrence():
     assert _advance(window, views, 2, 10, []) == (set(), set())  # the two arrivals at 0 left, the one at 5 stays
     assert _advance(window, views, 3, 15, []) == (set(), {triple})
 
+
+
+@pytest.mark.parametrize("view_count", [8, 9, 16, 17, 33])
+def test_a_route_to_the_last_of_many_views_comes_back_as_it_went_in(view_count):
+    # a route is a bit set of views kept in one array item: a byte up to 8 views, wider past 8 and past 16
+    views = [View() for _ in range(view_count)]
+    window = EncodedWindow(Window.sliding(10, 1), views)
+    triple, route = (1, 0, 2), (0, view_count - 1)
+    added, _ = window.advance(0, 0, [(INSERT, triple, route)])
+    assert {t: tuple(r) for t, r in added.items()} == {triple: route}
+    _, removed = window.advance(1, 10, [])
+    assert {t: tuple(r) for t, r in removed.items()} == {triple: route}
