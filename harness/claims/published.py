@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
+import pandas as pd  # CSVs are read with float_precision="round_trip": a published value reads back as it was written
 
 REPETITIONS = "repetitions.csv"
 
@@ -40,9 +40,9 @@ def load_cells(path: Path) -> Cells | None:
             run_json, repetitions = Path(f"{prefix}-run.json"), Path(f"{prefix}-cells.csv")
         summary = Path(f"{prefix}.summary.csv")
     if repetitions.is_file():
-        return _cells(pd.read_csv(repetitions), True, _timeout(run_json), path)
+        return _cells(pd.read_csv(repetitions, float_precision="round_trip"), True, _timeout(run_json), path)
     if summary.is_file():
-        medians = pd.read_csv(summary)
+        medians = pd.read_csv(summary, float_precision="round_trip")
         medians["repetition"] = -1
         return _cells(medians, False, _timeout(run_json), path)
     return None
