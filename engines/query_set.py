@@ -24,7 +24,20 @@ from engines.model.stream import NO_CHANGE, ContinuousQuery, Delta, Event, Mappi
 from engines.protocol import MultiDelta, per_query
 
 
-class QuerySet:
+class TakesOverEngine:
+    """A query set built around an engine's first query: that engine's push, answers and stats become the set's."""
+
+    @classmethod
+    def around(cls, engine):
+        """A set whose query 0 is ``engine``'s first query; ``engine``'s push, answers and stats become the set's."""
+        query_set = cls(engine)
+        engine.push = query_set.push
+        engine.answers = query_set.answers
+        engine.stats = query_set.stats
+        return query_set
+
+
+class QuerySet(TakesOverEngine):
     """Query id -> (instance, its id there); each instance pushed once per event."""
 
     def __init__(self, first) -> None:
@@ -36,15 +49,6 @@ class QuerySet:
         self.holders: list[tuple[int, int]] = [(0, 0)]  # query id -> (instance number, query id inside it)
         self.ids_by_instance: list[list[int]] = [[0]]  # instance number -> query ids, by its own ids
         self.started = False
-
-    @classmethod
-    def around(cls, engine) -> QuerySet:
-        """A set whose query 0 is ``engine``'s first query; ``engine``'s push, answers and stats become the set's."""
-        query_set = cls(engine)
-        engine.push = query_set.push
-        engine.answers = query_set.answers
-        engine.stats = query_set.stats
-        return query_set
 
     def __len__(self) -> int:
         return len(self.holders)

@@ -23,6 +23,7 @@ from common.errors import EngineError
 from engines.model.filters import compile_filters
 from engines.model.stream import NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, split_filters
 from engines.protocol import MultiDelta, check_supported
+from engines.query_set import TakesOverEngine
 from engines.spectra.joins import JoinPlanner, seed_partials
 from engines.spectra.shared_views import SharedConductor
 from engines.spectra.siblings import MatchedValues
@@ -30,7 +31,7 @@ from engines.spectra.siblings import MatchedValues
 SHARES = "one view per distinct triple pattern and window across the query set (GraphSummary once per triple)"
 
 
-class SpectraQuerySet:
+class SpectraQuerySet(TakesOverEngine):
     """Query id -> its planner over the set's shared views; each query planned as it registers, GraphSummary at the first event."""
 
     def __init__(self, first) -> None:
@@ -42,15 +43,6 @@ class SpectraQuerySet:
         self.match_count: list[int] = []
         self.started = False
         self._register(first.query)
-
-    @classmethod
-    def around(cls, engine) -> SpectraQuerySet:
-        """A set whose query 0 is ``engine``'s query; ``engine``'s push, answers and stats become the set's."""
-        query_set = cls(engine)
-        engine.push = query_set.push
-        engine.answers = query_set.answers
-        engine.stats = query_set.stats
-        return query_set
 
     def add(self, query: ContinuousQuery) -> int:
         if self.started:

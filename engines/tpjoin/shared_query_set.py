@@ -28,13 +28,14 @@ from collections import Counter
 from common.errors import EngineError, StreamError
 from engines.model.stream import DELETE, NO_CHANGE, ContinuousQuery, Delta, Event, Mapping
 from engines.protocol import MultiDelta, check_supported
+from engines.query_set import TakesOverEngine
 from engines.tpjoin.common import CompiledQuery
 from engines.tpjoin.shared_views import SharedViews
 
 SHARES = "one view per distinct triple pattern and window across the query set (Algorithm 1 once per triple)"
 
 
-class SharedViewQuerySet:
+class SharedViewQuerySet(TakesOverEngine):
     """Query id -> its automata over the set's shared views; each query compiled as it registers, the router and windows at the first event."""
 
     def __init__(self, first) -> None:
@@ -48,15 +49,6 @@ class SharedViewQuerySet:
         self.joins = self.retractions = 0
         self.last_ts: int | None = None
         self._register(first.query)
-
-    @classmethod
-    def around(cls, engine) -> SharedViewQuerySet:
-        """A set whose query 0 is ``engine``'s query; ``engine``'s push, answers and stats become the set's."""
-        query_set = cls(engine)
-        engine.push = query_set.push
-        engine.answers = query_set.answers
-        engine.stats = query_set.stats
-        return query_set
 
     def __len__(self) -> int:
         return len(self.queries)
