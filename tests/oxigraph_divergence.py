@@ -32,7 +32,11 @@ def oxigraph_merges(query, triples) -> bool:
     return len({str(engine._term(t, inserted=False)) for t in terms}) < len(terms)
 
 
+def stream_merges_for_oxigraph(query, stream) -> bool:
+    """True when oxigraph stores two distinct terms of ``query`` or ``stream`` as one."""
+    return oxigraph_merges(query, [u.triple for event in stream.events for u in event.updates] + list(stream.static))
+
+
 def oxigraph_may_diverge(query, stream) -> bool:
     """True when ``query`` over ``stream`` falls in one of oxigraph's known divergences."""
-    triples = [u.triple for event in stream.events for u in event.updates] + list(stream.static)
-    return any(map(orders_terms, query.filters)) or oxigraph_merges(query, triples)
+    return any(map(orders_terms, query.filters)) or stream_merges_for_oxigraph(query, stream)

@@ -15,7 +15,7 @@ from common.errors import EngineError
 from engines.model.stream import Event, Stream
 from engines.registry import get_engine, known_engines
 from harness.engines_setup import build_engine
-from tests.oxigraph_divergence import oxigraph_may_diverge
+from tests.oxigraph_divergence import oxigraph_may_diverge, stream_merges_for_oxigraph
 from tests.strategies import queries, streams, windows
 
 MATCHERS = [name for name in known_engines() if get_engine(name).capabilities.matches]
@@ -80,6 +80,9 @@ def test_splitting_events_keeps_answers_at_shared_instants(engine_name, case, cu
     query, stream = case
     if query.window.kind == "event":
         return  # the event window is defined by event boundaries; splitting changes it by design
+    if engine_name == "oxigraph":
+        # oxigraph against itself: only its merged literals matter, whose spelling follows insertion order
+        assume(not stream_merges_for_oxigraph(query, stream))
     split, ends = _split(stream, iter(cuts + [False] * 10_000))
     try:
         whole = _trace(engine_name, query, stream)

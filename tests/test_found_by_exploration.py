@@ -89,3 +89,29 @@ def test_the_differential_suite_leaves_oxigraph_out_of_queries_that_order_iris()
     for event in events:
         reeval.push(event)
     assert set(reeval.answers()) == answers_over_graph(query, {(A, P, A)}, oracle="rdflib") == set()
+
+
+def test_splitting_events_leaves_oxigraph_out_of_streams_it_merges():
+    """2026-11-25, CI's explore run of tests/test_differential.py's splitting test: one event inserting
+    ``a p "1"^^xsd:integer`` and ``a p "01"^^xsd:integer`` answered with ``"1"`` whole and ``"01"`` split. oxigraph
+    stores both as one term and spells it as the insertion that came last, which within one event is the
+    set's order (the divergence of tests/engines/test_oxigraph_divergence.py, not a bug of ours). The
+    splitting test now leaves oxigraph out of such streams, as the comparison with reeval does; reeval keeps
+    both spellings either way."""
+    from engines.model.stream import Stream
+    from tests.oxigraph_divergence import stream_merges_for_oxigraph
+
+    one, zero_one = '"1"^^<http://www.w3.org/2001/XMLSchema#integer>', '"01"^^<http://www.w3.org/2001/XMLSchema#integer>'
+    query = parse_query("SELECT * WHERE { ?v0 ?p01 ?v1 . ?v0 ?v0p ?v0 . }", window="sliding:1ms:1ms", name="found-split-1")
+    whole = Stream((Event(0, 0, (Update(INSERT, A, P, A),)),
+                    Event(1, 0, (Update(INSERT, A, P, one), Update(INSERT, A, P, A), Update(INSERT, A, P, zero_one)))),
+                   (), (), {})
+    assert stream_merges_for_oxigraph(query, whole)
+    split = Stream((whole.events[0],) + tuple(Event(1 + i, 0, (u,)) for i, u in enumerate(whole.events[1].updates)),
+                   (), (), {})
+    expected = {(A, P, A, P), (A, P, one, P), (A, P, zero_one, P)}
+    for stream in (whole, split):
+        reeval = get_engine("reeval")(query)
+        for event in stream.events:
+            reeval.push(event)
+        assert set(reeval.answers()) == expected
