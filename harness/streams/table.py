@@ -24,6 +24,7 @@ from common.errors import StreamError, TermError
 from engines.model.stream import Event, Update
 from engines.model.terms import parse_term
 from harness.streams.layout import INTEGER_COLUMNS, TERM_COLUMNS
+from harness.streams.plain_terms import plain_terms
 
 _POSITION = {"s": "subject", "p": "predicate", "o": "object"}
 
@@ -70,7 +71,7 @@ def _first(mask: np.ndarray) -> int | None:
     return int(hits[0]) if hits.size else None
 
 
-def _dictionary(column: pa.ChunkedArray | pa.Array) -> tuple[list[str], np.ndarray]:
+def _dictionary(column: pa.ChunkedArray | pa.Array) -> tuple[pa.Array, np.ndarray]:
     """Distinct strings of a column and, for each row, the index of its string."""
     if not isinstance(column, pa.ChunkedArray):
         column = pa.chunked_array([column])
@@ -79,9 +80,9 @@ def _dictionary(column: pa.ChunkedArray | pa.Array) -> tuple[list[str], np.ndarr
     # Chunk by chunk, never one combined string array: its 32-bit offsets overflow past 2 GiB of text.
     column = column.unify_dictionaries()
     if column.num_chunks == 0:
-        return [], np.zeros(0, np.int32)
+        return pa.array([], pa.string()), np.zeros(0, np.int32)
     indices = [chunk.indices.to_numpy(zero_copy_only=False) for chunk in column.chunks]
-    return column.chunk(0).dictionary.to_pylist(), np.concatenate(indices)
+    return column.chunk(0).dictionary, np.concatenate(indices)
 
 
 def check_rows(table: pa.Table, locator: RowLocator, *, validate: bool = True, first_event: int = 0,
@@ -132,11 +133,13 @@ def check_rows(table: pa.Table, locator: RowLocator, *, validate: bool = True, f
 
     terms = {}
     for name in TERM_COLUMNS:
-        distinct, indices = _dictionary(table.column(name))
+        dictionary, indices = _dictionary(table.column(name))
+        distinct = dictionary.to_pylist()
+        plain = plain_terms(dictionary, name) if validate else None
         if term_cache is not None:
-            distinct = term_cache.canonical(distinct, indices, name, event_at, validate)
+            distinct = term_cache.canonical(distinct, indices, name, event_at, plain)
         elif validate:
-            distinct = _canonical(distinct, indices, name, event_at)
+            distinct = _canonical(distinct, indices, name, event_at, plain)
         terms[name] = (distinct, indices)
     return CheckedRows(event_starts, ts, op, terms)
 
@@ -151,10 +154,15 @@ def _canonical_term(text: str, column: str) -> str:
     return term
 
 
-def _canonical(distinct: list[str], indices: np.ndarray, column: str, event_at) -> list[str]:
-    """Each distinct term in canonical form, with the position rules of ``engines.model.terms.check_triple``."""
+def _canonical(distinct: list[str], indices: np.ndarray, column: str, event_at, plain: np.ndarray) -> list[str]:
+    """Each distinct term in canonical form, with the position rules of ``engines.model.terms.check_triple``.
+
+    ``plain`` marks the terms already canonical there (``plain_terms``), which need no parse."""
     canonical = []
-    for number, text in enumerate(distinct):
+    for number, (text, as_is) in enumerate(zip(distinct, plain.tolist())):
+        if as_is:
+            canonical.append(text)
+            continue
         try:
             canonical.append(_canonical_term(text, column))
         except TermError as error:
@@ -181,15 +189,19 @@ class TermCache:
     def entries(self, column: str) -> int:
         return len(self.young[column]) + len(self.old[column])
 
-    def canonical(self, distinct: list[str], indices: np.ndarray, column: str, event_at, validate: bool) -> list[str]:
+    def canonical(self, distinct: list[str], indices: np.ndarray, column: str, event_at,
+                  plain: np.ndarray | None) -> list[str]:
+        """Each distinct term's canonical string; ``plain``: the terms already canonical (``plain_terms``), or None
+        to take every term as it is stored (no validation)."""
         young, old = self.young[column], self.old[column]
         canonical = []
+        as_is = plain.tolist() if plain is not None else [True] * len(distinct)
         for number, text in enumerate(distinct):
             term = young.get(text)
             if term is None:
                 term = old.get(text)  # a term still in use moves to the young generation, keeping its one string
                 if term is None:
-                    if validate:
+                    if not as_is[number]:
                         try:
                             term = _canonical_term(text, column)
                         except TermError as error:

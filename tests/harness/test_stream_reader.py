@@ -174,5 +174,5 @@ def test_the_term_cache_stays_within_two_generations_of_its_limit():
     cache = TermCache(limit=100)
     for start in range(0, 1000, 30):
         distinct = [f"<http://ex.org/t{i}>" for i in range(start, start + 30)]
-        assert cache.canonical(distinct, np.arange(30), "s", str, True) == distinct
+        assert cache.canonical(distinct, np.arange(30), "s", str, np.zeros(30, bool)) == distinct
         assert cache.entries("s") <= 200
