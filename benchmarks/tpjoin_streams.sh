@@ -34,3 +34,9 @@ for persons in 100 200 400; do gen "snb-p$persons-week" snb --scale "$persons" -
 gen snb-p200-message-rate1000 snb --scale 200 --rate 1000
 # the same at 1000 persons (1.43M triples): figure 13 past 2*10^5 triples (tpjoin-snb-large-windows.toml)
 gen snb-p1000-message-rate1000 snb --scale 1000 --rate 1000
+# The paper-scale streams (issue 23), only with PAPER_SCALE=1: made on local Spark (minutes, not hours, on one core)
+if [ "${PAPER_SCALE:-0}" = 1 ]; then
+  spark_gen() { local name=$1; shift; [ -f "$out/$name/stream.json" ] || "$python" -m harness generate "$@" --master 'local[1]' --out "$out/$name"; }
+  # LSBench post events of users u0-u42999: 10,011,615 triples (figure 15 at 10M, tpjoin-lsbench-windows-paper-scale.toml)
+  spark_gen lsbench-u43k-posts-rate1000 lsbench --scale 43000 --option stream=posts --rate 1000
+fi
