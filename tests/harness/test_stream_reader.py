@@ -176,3 +176,14 @@ def test_the_term_cache_stays_within_two_generations_of_its_limit():
         distinct = [f"<http://ex.org/t{i}>" for i in range(start, start + 30)]
         assert cache.canonical(distinct, np.arange(30), "s", str, np.zeros(30, bool)) == distinct
         assert cache.entries("s") <= 200
+
+
+def test_a_term_in_use_keeps_its_one_string_across_a_rotation_of_the_cache():
+    cache = TermCache(limit=100)
+    first = [f"<http://ex.org/t{i}>" for i in range(60)]
+    kept = cache.canonical(first, np.arange(60), "s", str, None)
+    # 60 new terms would take the young generation past its limit: it becomes the old one
+    cache.canonical([f"<http://ex.org/u{i}>" for i in range(60)], np.arange(60), "s", str, None)
+    again = cache.canonical(["".join(t) for t in first[:5]], np.arange(5), "s", str, np.zeros(5, bool))
+    assert all(a is k for a, k in zip(again, kept[:5], strict=True))  # the cached object, not the batch's copy
+    assert cache.entries("s") <= 200
