@@ -60,7 +60,7 @@ def test_an_engine_whose_rows_are_removed_leaves_its_claims_not_shown_and_check_
 
 
 def test_a_throughput_divided_by_ten_breaks_the_claims_built_on_it(falsified, capsys):
-    falsify(falsified / "spectra-table1" / "spectra-table1" / "summary.csv", "spectra", "steady_triples_per_s", 0.1)
+    falsify(falsified / "spectra-table1" / "spectra-table1" / "repetitions.csv", "spectra", "steady_triples_per_s", 0.1)
     assert main(["reproduce", "spectra", "--check", "--results", str(falsified)]) == 1
     named = changed_claims(capsys)
     assert "table1.rev-L1-sliding:100000:1 (missed, recorded met)" in named
