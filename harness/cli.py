@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "run": "harness.commands.run_cmd",
     "verify": "harness.commands.verify_cmd",
     "generate": "harness.commands.generate_cmd",
+    "cluster": "harness.commands.cluster_cmd",
     "stats": "harness.commands.stats_cmd",
     "stream": "harness.commands.stream_cmd",
     "demo": "harness.commands.demo_cmd",

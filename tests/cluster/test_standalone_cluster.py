@@ -1,23 +1,26 @@
 """The tool runs on a real Spark standalone cluster: generate, a small bench and the Spark oracle against its spark:// URL.
 
-The cluster (``tests.cluster.standalone``: a master and two one-core workers on 127.0.0.1) lives for
-this module only and is stopped even when a step fails. Each step is the command line a user
-types, run in its own process; the project's code reaches the executors only through the zip the
-session ships (``harness.spark.ship_project``), since the workers' directories hold no copy of it.
+The cluster is the one a user starts: ``cgpm cluster`` (a master and two one-core workers on
+127.0.0.1), run as a child process for this module only, its URL read from its stdout, and stopped
+with SIGTERM even when a step fails; stopping must exit 0 and leave the master's port closed. Each
+step is the command line a user types, run in its own process; the project's code reaches the
+executors only through the zip the session ships (``harness.spark.ship_project``), since the
+workers' directories hold no copy of it.
 Marked ``cluster`` (deselect with ``-m "not cluster"``); about a minute and a half on an idle machine.
 """
 
 from __future__ import annotations
 
 import json
+import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pandas as pd
 import pytest
-
-from tests.cluster.standalone import standalone_cluster
 
 ROOT = Path(__file__).resolve().parents[2]
 QUERY = ROOT / "generators" / "taxi" / "queries" / "Q1_star_complex.rq"
@@ -27,8 +30,21 @@ pytestmark = [pytest.mark.cluster, pytest.mark.spark]
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     directory = tmp_path_factory.mktemp("spark-cluster")
-    with standalone_cluster(directory) as url:
-        yield url, directory
+    stderr = tmp_path_factory.mktemp("spark-cluster-stderr") / "cluster.err"  # the cluster's directory must start empty
+    with stderr.open("w") as errors:
+        process = subprocess.Popen([sys.executable, "-m", "harness", "cluster", "--workers", "2", "--port", "0",
+                                    "--dir", str(directory)], cwd=ROOT, stdout=subprocess.PIPE, stderr=errors, text=True)
+        try:
+            url = process.stdout.readline().strip()
+            assert url.startswith("spark://"), f"cgpm cluster printed {url!r}:\n{stderr.read_text()}"
+            yield url, directory
+        finally:
+            process.send_signal(signal.SIGTERM)
+            status = process.wait(timeout=120)
+    assert status == 0, stderr.read_text()
+    where = urlsplit(url)
+    with socket.socket() as probe:  # every daemon stopped: nothing listens on the master's port
+        assert probe.connect_ex((where.hostname, where.port)) != 0
 
 
 def cgpm(*arguments: str, timeout: float = 600) -> subprocess.CompletedProcess:
