@@ -16,6 +16,8 @@ a difference is an error (exit 1) after it is published. ``--publish DIR`` adds 
 repetitions and records to DIR (``benchmarks.generation_record``); ``--keep DIR`` keeps the last
 repetition's stream directory as ``DIR/<the name cgpm bench's cache gives it>``, so ``cgpm bench``
 reuses it. ``--twin`` also times the in-process generation alone (no Spark, nothing written).
+``--retable DIR`` measures nothing and regenerates DIR's table and README; ``--docs FILE`` then rewrites the
+block of FILE that shows the table (``docs/generators.md``; a test keeps the two equal).
 """
 
 from __future__ import annotations
@@ -103,7 +105,7 @@ def twin_row(spec: GeneratorSpec) -> dict:
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_generators", description=__doc__.splitlines()[0])
-    parser.add_argument("--stream", action="append", required=True, metavar="DATASET:SCALE[:KEY=VALUE,...]",
+    parser.add_argument("--stream", action="append", default=[], metavar="DATASET:SCALE[:KEY=VALUE,...]",
                         help="a stream to measure, repeatable (e.g. taxi:10000000:seed=7, lsbench:6000:days=10)")
     parser.add_argument("--repeat", type=int, default=5, help="writes per stream (default 5)")
     parser.add_argument("--master", default="local[1]")
@@ -114,11 +116,17 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--scratch", type=Path, help="where repetitions are written (default: a temp dir)")
     parser.add_argument("--note", default="", help="a line for the README beside each stream of this run")
     parser.add_argument("--twin", action="store_true", help="also time in-process generation alone")
+    parser.add_argument("--retable", metavar="DIR", help="measure nothing: regenerate DIR's table.md and README.md")
+    parser.add_argument("--docs", metavar="FILE", help="then rewrite FILE's block holding the table of --publish/--retable")
     return parser.parse_args(argv)
 
 
 def check_args(args: argparse.Namespace) -> list[GeneratorSpec]:
     """The streams to measure; anything wrong is a one-line ConfigError/GeneratorError before Spark starts."""
+    if not args.stream and not args.retable:
+        raise ConfigError("give at least one --stream DATASET:SCALE (or --retable DIR)")
+    if args.docs and not (args.publish or args.retable):
+        raise ConfigError("--docs needs the folder whose table it shows: --publish DIR or --retable DIR")
     if args.repeat < 1:
         raise ConfigError(f"--repeat {args.repeat}: it must be >= 1")
     if args.check_partitions < 0:
@@ -150,6 +158,11 @@ def run(argv: list[str]) -> int:
 
     args = parse_args(argv[1:])
     specs = check_args(args)
+    if args.retable:
+        generation_record.retable(args.retable)
+        if args.docs:
+            generation_record.write_docs(args.docs, args.retable)
+        return 0
     records, rows, failed = {}, [], []
     for spec in specs:
         started = datetime.now(UTC).isoformat(timespec="seconds")
@@ -182,6 +195,8 @@ def run(argv: list[str]) -> int:
         records[label] = _record(args, spec, argv, started, session_start_s, check, kept)
         if args.publish is not None:  # stream by stream: a long run's finished streams are kept if a later one fails
             generation_record.publish(args.publish, {label: records[label]}, [row for row in rows if row["stream"] == label])
+    if args.docs:
+        generation_record.write_docs(args.docs, str(args.publish))
     if failed:
         print(f"bench_generators: partition check failed: {', '.join(failed)} differ between "
               f"{' and '.join(MASTERS)} (see run.json)", file=sys.stderr)

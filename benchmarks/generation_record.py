@@ -26,6 +26,8 @@ TABLE = "table.md"
 README = "README.md"
 MODULE = "benchmarks.bench_generators"
 _SPEC_KEYS = {"seed": int, "index": int, "events_of": int, "rate": float}
+DOCS_BEGIN = "<!-- BEGIN generation-table: {folder}/table.md, rewritten by `python -m {module} --retable {folder} --docs {doc}` -->"
+DOCS_END = "<!-- END generation-table -->"
 
 
 def _value(text: str) -> object:
@@ -197,3 +199,19 @@ def readme_text(info: dict) -> str:
             lines.append(f"- {record['note']}")
         lines.append("")
     return "\n".join(lines)
+
+
+def docs_block(folder: str, doc: str) -> str:
+    """The table of ``folder`` between the markers a page keeps it in (``folder`` as written in the page)."""
+    begin = DOCS_BEGIN.format(folder=folder, module=MODULE, doc=doc)
+    return f"{begin}\n\n{(Path(folder) / TABLE).read_text()}\n{DOCS_END}"
+
+
+def write_docs(doc: str, folder: str) -> None:
+    """Replace the block of ``doc`` that holds ``folder``'s table; a page without the markers is refused."""
+    text = Path(doc).read_text()
+    begin = DOCS_BEGIN.format(folder=folder, module=MODULE, doc=doc)
+    start, end = text.find(begin), text.find(DOCS_END)
+    if start < 0 or end < start:
+        raise ConfigError(f"{doc} has no block for {folder}: put the two lines {begin!r} and {DOCS_END!r} where it goes")
+    Path(doc).write_text(text[:start] + docs_block(folder, doc) + text[end + len(DOCS_END):])

@@ -130,3 +130,25 @@ def test_a_small_run_publishes_its_repetitions_and_keeps_the_last_stream(tmp_pat
     manifest = json.loads((kept / name / "stream.json").read_text())
     assert manifest["counts"]["triples"] == 960_000 and manifest["seed"] == 7
     assert sorted(path.name for path in tmp_path.iterdir()) == ["published", "streams"]  # scratch emptied
+
+
+def test_the_docs_show_the_published_table_as_it_is():
+    folder, doc = "results/published/generation/paper-scale", "docs/generators.md"
+    page = (ROOT / doc).read_text()
+    begin = generation_record.DOCS_BEGIN.format(folder=folder, module=generation_record.MODULE, doc=doc)
+    shown = page[page.index(begin):page.index(generation_record.DOCS_END) + len(generation_record.DOCS_END)]
+    expected = f"{begin}\n\n{(ROOT / folder / 'table.md').read_text()}\n{generation_record.DOCS_END}"
+    assert shown == expected, f"stale: python -m benchmarks.bench_generators --retable {folder} --docs {doc}"
+
+
+def test_retable_rewrites_only_the_block_and_refuses_a_page_without_one(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    generation_record.publish("out", {"taxi-a": _record("taxi-a")}, _rows("taxi-a", [1.0, 2.0]))
+    begin = generation_record.DOCS_BEGIN.format(folder="out", module=generation_record.MODULE, doc="page.md")
+    Path("page.md").write_text(f"before\n{begin}\nold\n{generation_record.DOCS_END}\nafter\n")
+    generation_record.write_docs("page.md", "out")
+    page = Path("page.md").read_text()
+    assert page.startswith("before\n") and page.endswith("\nafter\n") and "old" not in page and "| taxi-a |" in page
+    Path("bare.md").write_text("nothing here\n")
+    with pytest.raises(ConfigError, match="has no block for out"):
+        generation_record.write_docs("bare.md", "out")
