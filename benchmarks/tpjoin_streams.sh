@@ -39,4 +39,7 @@ if [ "${PAPER_SCALE:-0}" = 1 ]; then
   spark_gen() { local name=$1; shift; [ -f "$out/$name/stream.json" ] || "$python" -m harness generate "$@" --master 'local[1]' --out "$out/$name"; }
   # LSBench post events of users u0-u42999: 10,011,615 triples (figure 15 at 10M, tpjoin-lsbench-windows-paper-scale.toml)
   spark_gen lsbench-u43k-posts-rate1000 lsbench --scale 43000 --option stream=posts --rate 1000
+  # SNB for 30,000 persons, one event per week of one year: 44,995,970 triples in 53 events of 24k to 2.5M triples
+  # (figures 8-12 at the paper's scale, tpjoin-snb-events-paper-scale*.toml)
+  spark_gen snb-p30000-week snb --scale 30000 --option events=week
 fi
