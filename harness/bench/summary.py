@@ -63,6 +63,7 @@ def per_cell(cells: pd.DataFrame) -> pd.DataFrame:
                    verdict=group["verdict"].iloc[0], error=next((e for e in group["error"] if isinstance(e, str) and e), ""))
         for column in ("events", "triples", "window_triples"):
             row[column] = pd.to_numeric(group[column], errors="coerce").max()
+        row["added"] = pd.to_numeric(ok["added"], errors="coerce").max() if "added" in ok else float("nan")
         for column in MEDIAN_COLUMNS:
             values = ok[column].dropna()
             row[column] = values.median() if len(values) else float("nan")
@@ -90,6 +91,17 @@ def failed_cells(summary: pd.DataFrame) -> list[tuple[str, str]]:
         where = "verification" if "error" not in statuses else f"{row.ok}/{row.repetitions} runs ok"
         failed.append((f"{row.engine} {row.dataset} {row.query} {row.window}", f"{where}: {reason}"))
     return failed
+
+
+def silent_cells(summary: pd.DataFrame, matches=lambda engine: True) -> list[str]:
+    """The cells whose query added no answer over a whole finished pass: a result, but more often a query whose
+    constants the stream does not hold (a user the generator did not make), so bench names them. ``matches(engine)``
+    is False for an engine that answers nothing by design (``scan``)."""
+    if "added" not in summary or summary.empty:
+        return []
+    answering = summary["engine"].map(lambda engine: bool(matches(engine)))
+    silent = summary[answering & (summary["ok"] > 0) & (pd.to_numeric(summary["added"], errors="coerce") == 0)]
+    return [f"{row.engine} {row.dataset} {row.query} {row.window}" for row in silent.itertuples(index=False)]
 
 
 def _all_or_none(values: pd.Series):

@@ -107,7 +107,7 @@ def default_out(name: str) -> Path:
 def run(args: argparse.Namespace) -> int:
     from harness.bench.execute import run_bench
     from harness.bench.store import load_results
-    from harness.bench.summary import failed_cells, per_cell, terminal_table
+    from harness.bench.summary import failed_cells, per_cell, silent_cells, terminal_table
     from harness.bench.tables import to_text
 
     config = resolve(args)
@@ -118,6 +118,8 @@ def run(args: argparse.Namespace) -> int:
     print(to_text(terminal_table(summary)), end="")
     print(f"\nresults in {run_dir}; every column, tables and figures: cgpm report {run_dir}")
     _add_to_history(Path(run_dir), say)
+    for cell in silent_cells(summary, matches=_engine_matches):
+        say(f"cell {cell} answered nothing over the whole stream: does the stream hold the query's constants?")
     failed = failed_cells(summary)
     for cell, reason in failed:
         print(f"cgpm bench: cell {cell} failed ({reason})", file=sys.stderr)
@@ -125,6 +127,15 @@ def run(args: argparse.Namespace) -> int:
     if len(disagree):
         print(f"{len(disagree)} cell(s) disagree with the oracle: reproduce with cgpm verify", file=sys.stderr)
     return 1 if len(disagree) or failed else 0
+
+
+def _engine_matches(name: str) -> bool:
+    from harness.bench.matrix import engine_class
+
+    try:
+        return engine_class(name).capabilities.matches
+    except Exception:  # an engine gone since the run (a plugin uninstalled): say what its cells show
+        return True
 
 
 def _add_to_history(run_dir: Path, say) -> None:

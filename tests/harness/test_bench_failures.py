@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from harness.bench.summary import failed_cells, per_cell
+from harness.bench.summary import failed_cells, per_cell, silent_cells
 from harness.cli import main
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "harness" / "examples" / "university"
@@ -45,3 +45,22 @@ def test_a_corrupted_stream_fails_the_run_with_each_cells_reason(tmp_path, capsy
     failed_lines = [line for line in err.splitlines() if "failed" in line]
     assert len(failed_lines) == 2
     assert all("chain" in line and "0/1 runs ok" in line for line in failed_lines)
+
+
+def test_a_cell_that_answered_nothing_is_named_and_only_it():
+    rows = [{**_row("a", "ok"), "added": 3}, {**_row("b", "ok"), "added": 0}, {**_row("c", "timeout"), "added": 0}]
+    assert silent_cells(per_cell(pd.DataFrame(rows))) == ["b lubm L1 sliding:1s:100ms"]
+    assert silent_cells(per_cell(pd.DataFrame(rows)), matches=lambda engine: engine != "b") == []
+    assert silent_cells(per_cell(pd.DataFrame([_row("a", "ok")]))) == []  # runs stored before added was kept
+
+
+def test_bench_warns_when_a_query_matches_nothing_in_the_stream(tmp_path, capsys):
+    query = tmp_path / "nothing.rq"
+    query.write_text("SELECT ?x WHERE { ?x <http://example.org/no-such-predicate> ?y }\n")
+    code = main(["bench", "--engine", "reeval", "--engine", "scan", "--stream", str(EXAMPLE), "--query", str(query),
+                 "--window", "sliding:5s:1s", "--repetitions", "1", "--min-time", "0", "--runner", "process",
+                 "--out", str(tmp_path / "run")])
+    err = capsys.readouterr().err
+    assert code == 0
+    silent = [line for line in err.splitlines() if "answered nothing over the whole stream" in line]
+    assert len(silent) == 1 and "reeval" in silent[0]  # scan matches nothing by design: not named
