@@ -44,4 +44,6 @@ if [ "${PAPER_SCALE:-0}" = 1 ]; then
   # SNB for 30,000 persons, one event per week of one year: 44,995,970 triples in 53 events of 24k to 2.5M triples
   # (figures 8-12 at the paper's scale, tpjoin-snb-events-paper-scale*.toml)
   spark_gen snb-p30000-week snb --scale 30000 --option events=week
+  # the same persons in message events (10-50 triples), 1000 triples per second: figure 13 at a window of 10^7
+  spark_gen snb-p30000-message-rate1000 snb --scale 30000 --rate 1000
 fi
