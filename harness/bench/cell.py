@@ -23,7 +23,9 @@ import time
 
 import numpy as np
 
+from harness.bench.latencies import PassLatencies
 from harness.bench.passes import Passes, latency_summary, timed_pass
+from harness.bench.quantiles import LatencySketch
 from harness.bench.sampler import CellLimit, RssSampler
 
 
@@ -120,6 +122,7 @@ def _time_cell(task: dict, facts: dict) -> dict:
     from harness.bench.matrix import PER_QUERY, engine_class
     from harness.bench.steady import query_fill_index, window_triples
     from harness.engines_setup import close_engine, engine_class_for
+    from harness.streams.event_index import facts_of, rows_before
 
     cell = task["cell"]
     load_started = time.perf_counter()
@@ -130,15 +133,16 @@ def _time_cell(task: dict, facts: dict) -> dict:
         engine_cls = concurrent_engine(cell["engine"], query, stream, cell.get("concurrent", 1))
     else:
         engine_cls = engine_class_for(engine_class(cell["engine"]), query, stream)
-    timeline = stream.index()
+    timeline = facts_of(stream)  # a few numbers from one scan: the cell keeps no per-event array of the stream
     events = timeline.events
+    fill = query_fill_index(stream, query)  # a scan that stops at the fill point
     row = {"load_s": time.perf_counter() - load_started, "events": events, "triples": timeline.triples,
            "engine_module_preloaded": engine_cls.__module__ in facts["modules_at_start"]}
     external = _out_of_process(engine_cls)
     stderr = _StderrFile() if external else None
     options = {"stderr_path": stderr.path} if stderr else {}
     passes = Passes(engine_cls, query, stream, min_time_s=task.get("min_time_s", 0.0), rate=task.get("rate", 0.0),
-                    rate_lag_s=task.get("rate_lag_s", 1.0), options=options)
+                    rate_lag_s=task.get("rate_lag_s", 1.0), options=options, fill=fill)
     progress = _progress_writer(task.get("progress_path"), passes.fed, events)
     sampler = RssSampler(task["rss_hz"], memory_cap_bytes=task["memory_bytes"], progress=progress, count=passes.fed,
                          children=external).start()
@@ -152,7 +156,7 @@ def _time_cell(task: dict, facts: dict) -> dict:
     try:
         sampler.arm(task["timeout_s"])
         for _ in range(task["warmup"]):
-            close_engine(timed_pass(engine_cls, query, stream, [], options=options)[0])
+            close_engine(timed_pass(engine_cls, query, stream, PassLatencies(LatencySketch()), options=options)[0])
         _release_freed_memory()
         row["rss_base_bytes"] = sampler.rss()
         passes.run(after_first)
@@ -171,13 +175,13 @@ def _time_cell(task: dict, facts: dict) -> dict:
         progress()
     # counted after the timed passes: what the count allocates and frees must not sit in the baseline the engine reuses
     row["window_triples"] = window_triples(stream, query)
-    timed = passes.latencies()
     row.update(status=status, error=error, **_public(facts))
-    row.update(latency_summary(timed))
+    row.update(latency_summary(passes.sketch))
     row["events_fed"] = passes.fed()
     loop_start = first_end.get("start")
     if status == "ok":
-        row.update(passes.row(query_fill_index(stream, query), timeline.sizes, row["triples"]))
+        triples_after_fill = timeline.triples - rows_before(stream, fill) if fill is not None else 0
+        row.update(passes.row(triples_after_fill))
         from harness.projection import Projection
 
         answers = passes.engine.answers()
@@ -201,8 +205,8 @@ def _time_cell(task: dict, facts: dict) -> dict:
     if first_until is not None:
         rss.append(((first_until - origin) / 1e9, first_end["rss"], events))
         rss.sort(key=lambda point: point[0])
-    # the peak of the first pass (its samples and its end): later passes of a short cell keep their latencies, which
-    # would count as the engine's memory otherwise
+    # the peak of the first pass (its samples and its end): later passes of a short cell keep their stored
+    # latencies, which would count as the engine's memory otherwise
     window = [value for t, value, _ in sampler.series
               if loop_start is not None and loop_start <= t <= (first_until or t)]
     ended = first_end.get("rss", 0) if first_until is not None else sampler.peak
@@ -223,7 +227,10 @@ def _verify_cell(task: dict, facts: dict) -> dict:
     query, stream = _load_inputs(cell)
     sampler = RssSampler(0, memory_cap_bytes=task["memory_bytes"]).start()
     started = time.perf_counter()
-    row = {**_public(facts), "events": stream.index().events, "triples": stream.index().triples}
+    from harness.streams.event_index import facts_of
+
+    timeline = facts_of(stream)
+    row = {**_public(facts), "events": timeline.events, "triples": timeline.triples}
     try:
         sampler.arm(task["timeout_s"])
         if cell.get("concurrent", 1) > 1 or cell["engine"].endswith(PER_QUERY):
