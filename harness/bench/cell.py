@@ -3,7 +3,11 @@
 ``run_task(task)`` is what a runner calls in the fresh process (a Spark python worker that is not
 reused, or a spawned process). It opens the stream (for named windows, its streams merged; cut to its first ``max_events`` events; its
 events are read batch by batch in each pass, so the process holds O(batch + window), and the time a
-pass spends reading and decoding is subtracted from its loop: ``decode_s``) and the query, runs ``warmup`` untimed passes with throw-away engines, collects garbage, reads the
+pass spends reading and decoding is subtracted from its loop: ``decode_s``) and the query, reads the
+stream's timeline as a few numbers and the steady-state fill point (scans in O(batch): the cell keeps
+no per-event array of the stream, and its latencies are folded as they come, ``harness.bench.latencies``:
+the cell holds O(window), never O(stream), except over named windows, whose merge sorts its
+sources' timestamps), runs ``warmup`` untimed passes with throw-away engines, collects garbage, reads the
 baseline RSS (an external engine's: with its child's, whose stderr the row keeps), then runs the timed passes of ``harness.bench.passes`` (each builds its engine,
 timed apart as ``build_s``, and times each ``push`` with ``perf_counter_ns``; a short cell is
 repeated until ``min_time_s``); wall time is the loop's, CPU time the process's over the loop (it

@@ -4,8 +4,9 @@ Layout of ``RUN/`` (``docs/benchmarking.md`` describes every column)::
 
     run.json                  schema version, machine, commit, package versions, resolved config, progress
     parts/CELL_ID/rK.json     one finished repetition: the cell, its row, its RSS series (the resume record)
-    parts/CELL_ID/rK.latency.npy   that repetition's per-event latencies in ns (every pass, one after the other)
-    parts/CELL_ID/rK.e2e.npy       a rate-paced repetition's end-to-end latencies (arrival to answer) in ns
+    parts/CELL_ID/rK.latency.npy   that repetition's per-event latencies in ns: its first passes, one after the other,
+                                   up to ``STORED_LATENCIES`` (of a longer first pass, its first ones)
+    parts/CELL_ID/rK.e2e.npy       a rate-paced repetition's first end-to-end latencies (arrival to answer) in ns
     parts/CELL_ID/verify.json the cell's verdict against the oracle, when verification was asked for
     cells.parquet, cells.csv  a row per cell and repetition, rebuilt from the parts after each one
     rss.parquet               cell_id, repetition, t_s (0 = start of the timed loop), rss_bytes, events (processed by

@@ -2,10 +2,14 @@
 
 What a run needs to know before its first event (how many events, the instants at which a
 sliding window drops events, whether the stream deletes, each event's size for the steady-state
-rate) is one scan of ``event``, ``ts`` and ``op``: 17 bytes a row, in batches, kept as three
-arrays of one entry per event. The scan trusts the rows; the pass that feeds the engine checks them.
+rate) is a scan of ``event``, ``ts`` and ``op``, in pieces of whole events, one a batch
+(``index_chunks``). A bench cell folds the pieces as they come: ``TimelineFacts`` (a few numbers)
+and scans that stop at the event they look for (``first_event_where``, ``rows_before``), so it holds
+O(batch) of the timeline. ``scan_index`` keeps the pieces whole, 17 bytes an event: verification
+needs every event's time and size to place its checkpoints, and a merge of several streams
+(``harness.streams.merged``) sorts its sources' timestamps together, so those hold O(events).
+The scan trusts the rows; the pass that feeds the engine checks them.
 """
-
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
