@@ -175,6 +175,7 @@ def _time_cell(task: dict, facts: dict) -> dict:
         status, error = "error", str(problem).splitlines()[0]
     finally:
         sampler.stop()
+    passes.settle()
     if progress is not None:
         progress()
     # counted after the timed passes: what the count allocates and frees must not sit in the baseline the engine reuses

@@ -157,6 +157,12 @@ class Passes:
             self.engine, totals = timed_pass(self.engine_cls, self.query, stream, self._next_pass(), options=self.options)
             self.totals.append(totals)
 
+    def settle(self) -> None:
+        """Fold what a pass stopped by a limit left unfolded: a timed-out cell's latencies are over the events it processed."""
+        for latencies in self.passes:
+            if len(latencies.chunk) or len(latencies.end_chunk):
+                latencies.fold()
+
     def _repeats(self) -> bool:
         return self.arrivals is None and self._looped_s() < self.min_time_s and len(self.totals) < MAX_PASSES
 
