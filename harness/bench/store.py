@@ -14,6 +14,10 @@ Layout of ``RUN/`` (``docs/benchmarking.md`` describes every column)::
     latency.parquet           cell_id, repetition, pass, event, latency_ms, e2e_ms (rate-paced runs only)
 
 A run killed at any moment leaves every earlier part whole; rerunning skips the parts that exist.
+
+The latency percentile columns (``latency_p*_ms``, ``e2e_p*_ms``) come from a sketch and are within
+``latency_relative_error`` (0.01) of the exact ones (``harness.bench.quantiles``); a run stored before
+has exact ones and no such column, and is read the same way.
 """
 
 from __future__ import annotations
