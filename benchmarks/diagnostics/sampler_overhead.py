@@ -17,8 +17,10 @@ import time
 from pathlib import Path
 
 from engines.model.query import load_query
+from harness.bench.latencies import PassLatencies
 from harness.bench.matrix import engine_class
 from harness.bench.passes import timed_pass
+from harness.bench.quantiles import LatencySketch
 from harness.bench.sampler import RssSampler
 from harness.engines_setup import engine_class_for
 from harness.streams import read_stream
@@ -29,7 +31,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "harness" / "examples" / "univer
 def one_pass(engine_cls, query, stream, hz: float | None) -> tuple[float, float]:
     sampler = RssSampler(hz).start() if hz else None
     try:
-        _, totals = timed_pass(engine_cls, query, stream, [])
+        _, totals = timed_pass(engine_cls, query, stream, PassLatencies(LatencySketch()))
     finally:
         if sampler:
             sampler.stop()

@@ -3,7 +3,11 @@
 ``run_task(task)`` is what a runner calls in the fresh process (a Spark python worker that is not
 reused, or a spawned process). It opens the stream (for named windows, its streams merged; cut to its first ``max_events`` events; its
 events are read batch by batch in each pass, so the process holds O(batch + window), and the time a
-pass spends reading and decoding is subtracted from its loop: ``decode_s``) and the query, runs ``warmup`` untimed passes with throw-away engines, collects garbage, reads the
+pass spends reading and decoding is subtracted from its loop: ``decode_s``) and the query, reads the
+stream's timeline as a few numbers and the steady-state fill point (scans in O(batch): the cell keeps
+no per-event array of the stream, and its latencies are folded as they come, ``harness.bench.latencies``:
+the cell holds O(window), never O(stream), except over named windows, whose merge sorts its
+sources' timestamps), runs ``warmup`` untimed passes with throw-away engines, collects garbage, reads the
 baseline RSS (an external engine's: with its child's, whose stderr the row keeps), then runs the timed passes of ``harness.bench.passes`` (each builds its engine,
 timed apart as ``build_s``, and times each ``push`` with ``perf_counter_ns``; a short cell is
 repeated until ``min_time_s``); wall time is the loop's, CPU time the process's over the loop (it
@@ -23,7 +27,9 @@ import time
 
 import numpy as np
 
+from harness.bench.latencies import PassLatencies
 from harness.bench.passes import Passes, latency_summary, timed_pass
+from harness.bench.quantiles import LatencySketch
 from harness.bench.sampler import CellLimit, RssSampler
 
 
@@ -120,6 +126,7 @@ def _time_cell(task: dict, facts: dict) -> dict:
     from harness.bench.matrix import PER_QUERY, engine_class
     from harness.bench.steady import query_fill_index, window_triples
     from harness.engines_setup import close_engine, engine_class_for
+    from harness.streams.event_index import facts_of, rows_before
 
     cell = task["cell"]
     load_started = time.perf_counter()
@@ -130,15 +137,16 @@ def _time_cell(task: dict, facts: dict) -> dict:
         engine_cls = concurrent_engine(cell["engine"], query, stream, cell.get("concurrent", 1))
     else:
         engine_cls = engine_class_for(engine_class(cell["engine"]), query, stream)
-    timeline = stream.index()
+    timeline = facts_of(stream)  # a few numbers from one scan: the cell keeps no per-event array of the stream
     events = timeline.events
+    fill = query_fill_index(stream, query)  # a scan that stops at the fill point
     row = {"load_s": time.perf_counter() - load_started, "events": events, "triples": timeline.triples,
            "engine_module_preloaded": engine_cls.__module__ in facts["modules_at_start"]}
     external = _out_of_process(engine_cls)
     stderr = _StderrFile() if external else None
     options = {"stderr_path": stderr.path} if stderr else {}
     passes = Passes(engine_cls, query, stream, min_time_s=task.get("min_time_s", 0.0), rate=task.get("rate", 0.0),
-                    rate_lag_s=task.get("rate_lag_s", 1.0), options=options)
+                    rate_lag_s=task.get("rate_lag_s", 1.0), options=options, fill=fill)
     progress = _progress_writer(task.get("progress_path"), passes.fed, events)
     sampler = RssSampler(task["rss_hz"], memory_cap_bytes=task["memory_bytes"], progress=progress, count=passes.fed,
                          children=external).start()
@@ -152,7 +160,7 @@ def _time_cell(task: dict, facts: dict) -> dict:
     try:
         sampler.arm(task["timeout_s"])
         for _ in range(task["warmup"]):
-            close_engine(timed_pass(engine_cls, query, stream, [], options=options)[0])
+            close_engine(timed_pass(engine_cls, query, stream, PassLatencies(LatencySketch()), options=options)[0])
         _release_freed_memory()
         row["rss_base_bytes"] = sampler.rss()
         passes.run(after_first)
@@ -167,17 +175,18 @@ def _time_cell(task: dict, facts: dict) -> dict:
         status, error = "error", str(problem).splitlines()[0]
     finally:
         sampler.stop()
+    passes.settle()
     if progress is not None:
         progress()
     # counted after the timed passes: what the count allocates and frees must not sit in the baseline the engine reuses
     row["window_triples"] = window_triples(stream, query)
-    timed = passes.latencies()
     row.update(status=status, error=error, **_public(facts))
-    row.update(latency_summary(timed))
+    row.update(latency_summary(passes.sketch))
     row["events_fed"] = passes.fed()
     loop_start = first_end.get("start")
     if status == "ok":
-        row.update(passes.row(query_fill_index(stream, query), timeline.sizes, row["triples"]))
+        triples_after_fill = timeline.triples - rows_before(stream, fill) if fill is not None else 0
+        row.update(passes.row(triples_after_fill))
         from harness.projection import Projection
 
         answers = passes.engine.answers()
@@ -201,8 +210,8 @@ def _time_cell(task: dict, facts: dict) -> dict:
     if first_until is not None:
         rss.append(((first_until - origin) / 1e9, first_end["rss"], events))
         rss.sort(key=lambda point: point[0])
-    # the peak of the first pass (its samples and its end): later passes of a short cell keep their latencies, which
-    # would count as the engine's memory otherwise
+    # the peak of the first pass (its samples and its end): later passes of a short cell keep their stored
+    # latencies, which would count as the engine's memory otherwise
     window = [value for t, value, _ in sampler.series
               if loop_start is not None and loop_start <= t <= (first_until or t)]
     ended = first_end.get("rss", 0) if first_until is not None else sampler.peak
@@ -223,7 +232,10 @@ def _verify_cell(task: dict, facts: dict) -> dict:
     query, stream = _load_inputs(cell)
     sampler = RssSampler(0, memory_cap_bytes=task["memory_bytes"]).start()
     started = time.perf_counter()
-    row = {**_public(facts), "events": stream.index().events, "triples": stream.index().triples}
+    from harness.streams.event_index import facts_of
+
+    timeline = facts_of(stream)
+    row = {**_public(facts), "events": timeline.events, "triples": timeline.triples}
     try:
         sampler.arm(task["timeout_s"])
         if cell.get("concurrent", 1) > 1 or cell["engine"].endswith(PER_QUERY):

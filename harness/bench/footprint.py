@@ -51,18 +51,20 @@ def measure(engine: str, query, stream, *, rss_hz: float = 50.0) -> Footprint:
     """One pass of ``engine`` over ``stream`` (a ``OpenStream`` or a ``Stream``) for ``query``, measured."""
     import pyarrow as pa
 
+    from harness.bench.latencies import PassLatencies
     from harness.bench.passes import timed_pass
+    from harness.bench.quantiles import LatencySketch
     from harness.bench.sampler import RssSampler
     from harness.bench.steady import retained_triples
     from harness.engines_setup import close_engine, engine_class_for
-    from harness.streams.event_index import timeline_of
+    from harness.streams.event_index import facts_of
 
     engine_cls = engine_class_for(engine, query, stream)
-    timeline = timeline_of(stream)
+    timeline = facts_of(stream)
     gc.collect()
     pa.default_memory_pool().release_unused()  # what the window count's Arrow scan freed must not hide the engine's growth
     sampler = RssSampler(rss_hz).start()
-    latencies: list[int] = []
+    latencies = PassLatencies(LatencySketch())
     try:
         base = sampler.rss()
         instance, totals = timed_pass(engine_cls, query, stream, latencies)
@@ -73,7 +75,7 @@ def measure(engine: str, query, stream, *, rss_hz: float = 50.0) -> Footprint:
     window_triples = retained_triples(stream, query.window)  # after the pass: its memory must not hide the engine's
     peak = max([end, *(value for _, value, _ in sampler.series)])
     return Footprint(engine_cls.name, timeline.events, timeline.triples, window_triples, base, peak,
-                     sum(latencies) / 1e9, totals["decode_s"])
+                     latencies.sketch.total / 1e9, totals["decode_s"])
 
 
 def main(argv: list[str] | None = None) -> int:

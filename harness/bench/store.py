@@ -4,8 +4,9 @@ Layout of ``RUN/`` (``docs/benchmarking.md`` describes every column)::
 
     run.json                  schema version, machine, commit, package versions, resolved config, progress
     parts/CELL_ID/rK.json     one finished repetition: the cell, its row, its RSS series (the resume record)
-    parts/CELL_ID/rK.latency.npy   that repetition's per-event latencies in ns (every pass, one after the other)
-    parts/CELL_ID/rK.e2e.npy       a rate-paced repetition's end-to-end latencies (arrival to answer) in ns
+    parts/CELL_ID/rK.latency.npy   that repetition's per-event latencies in ns: its first passes, one after the other,
+                                   up to ``STORED_LATENCIES`` (of a longer first pass, its first ones)
+    parts/CELL_ID/rK.e2e.npy       a rate-paced repetition's first end-to-end latencies (arrival to answer) in ns
     parts/CELL_ID/verify.json the cell's verdict against the oracle, when verification was asked for
     cells.parquet, cells.csv  a row per cell and repetition, rebuilt from the parts after each one
     rss.parquet               cell_id, repetition, t_s (0 = start of the timed loop), rss_bytes, events (processed by
@@ -13,6 +14,10 @@ Layout of ``RUN/`` (``docs/benchmarking.md`` describes every column)::
     latency.parquet           cell_id, repetition, pass, event, latency_ms, e2e_ms (rate-paced runs only)
 
 A run killed at any moment leaves every earlier part whole; rerunning skips the parts that exist.
+
+The latency percentile columns (``latency_p*_ms``, ``e2e_p*_ms``) come from a sketch and are within
+``latency_relative_error`` (0.01) of the exact ones (``harness.bench.quantiles``); a run stored before
+has exact ones and no such column, and is read the same way.
 """
 
 from __future__ import annotations

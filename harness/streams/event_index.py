@@ -2,12 +2,17 @@
 
 What a run needs to know before its first event (how many events, the instants at which a
 sliding window drops events, whether the stream deletes, each event's size for the steady-state
-rate) is one scan of ``event``, ``ts`` and ``op``: 17 bytes a row, in batches, kept as three
-arrays of one entry per event. The scan trusts the rows; the pass that feeds the engine checks them.
+rate) is a scan of ``event``, ``ts`` and ``op``, in pieces of whole events, one a batch
+(``index_chunks``). A bench cell folds the pieces as they come: ``TimelineFacts`` (a few numbers)
+and scans that stop at the event they look for (``first_event_where``, ``rows_before``), so it holds
+O(batch) of the timeline. ``scan_index`` keeps the pieces whole, 17 bytes an event: verification
+needs every event's time and size to place its checkpoints, and a merge of several streams
+(``harness.streams.merged``) sorts its sources' timestamps together, so those hold O(events).
+The scan trusts the rows; the pass that feeds the engine checks them.
 """
-
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,13 +49,10 @@ class EventIndex:
         return bool(self.deletes.any())
 
 
-def scan_index(files: list[Path], batch_rows: int, max_events: int | None = None) -> EventIndex:
-    """The index of the events in ``files`` (the first ``max_events`` of them when given)."""
-    stamps: list[np.ndarray] = []
-    sizes: list[np.ndarray] = []
-    deletes: list[np.ndarray] = []
-    last_event = None
-    count = 0
+def index_chunks(files: list[Path], batch_rows: int, max_events: int | None = None) -> Iterator[EventIndex]:
+    """The index of the events in ``files`` (the first ``max_events``), in pieces of whole events, one a batch: a scan in O(batch)."""
+    held = None  # the last event read: (its number, ts, size, deletes); its rows may go on in the next batch
+    given = 0
     for path in files:
         try:
             reader = pq.ParquetFile(path, **STREAMING_READ)
@@ -62,29 +64,35 @@ def scan_index(files: list[Path], batch_rows: int, max_events: int | None = None
                 ts = batch.column(1).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
                 deleting = batch.column(2).to_numpy(zero_copy_only=False) < 0
                 starts = np.concatenate(([0], np.flatnonzero(np.diff(event)) + 1))
-                counts = np.diff(np.append(starts, len(event)))
+                numbers, stamps = event[starts], ts[starts]
+                sizes = np.diff(np.append(starts, len(event))).astype(np.int64)
                 deleted = np.logical_or.reduceat(deleting, starts)
-                if last_event is not None and event[0] == last_event:
-                    # the first group continues the previous batch's last event
-                    sizes[-1][-1] += counts[0]
-                    deletes[-1][-1] |= deleted[0]
-                    starts, counts, deleted = starts[1:], counts[1:], deleted[1:]
-                if len(starts):  # an empty array here would stand where the next batch looks for the last event
-                    stamps.append(ts[starts])
-                    sizes.append(counts.astype(np.int64))
-                    deletes.append(deleted)
-                    count += len(starts)
-                last_event = int(event[-1])
-                if max_events is not None and count > max_events:
-                    break  # one event beyond the limit is known whole: the limit's last event is complete
-            if max_events is not None and count > max_events:
-                break
+                if held is not None:
+                    if numbers[0] == held[0]:  # the first group continues the held event: it keeps its timestamp
+                        stamps[0], sizes[0], deleted[0] = held[1], sizes[0] + held[2], deleted[0] | held[3]
+                    else:
+                        stamps, sizes = np.append(held[1], stamps), np.append(held[2], sizes)
+                        deleted = np.append(held[3], deleted)
+                held = (int(numbers[-1]), int(stamps[-1]), int(sizes[-1]), bool(deleted[-1]))
+                piece = EventIndex(stamps[:-1], sizes[:-1], deleted[:-1])
+                if max_events is not None:
+                    piece = EventIndex(*(column[: max_events - given] for column in (piece.ts, piece.sizes, piece.deletes)))
+                if piece.events:
+                    given += piece.events
+                    yield piece
+                if max_events is not None and given >= max_events:
+                    return
         except (OSError, pa.ArrowException) as error:
             raise StreamError(f"cannot read {path} as Parquet: {str(error).splitlines()[0]}") from None
-    index = EventIndex(_joined(stamps, np.int64), _joined(sizes, np.int64), _joined(deletes, bool))
-    if max_events is not None:
-        index = EventIndex(index.ts[:max_events], index.sizes[:max_events], index.deletes[:max_events])
-    return index
+    if held is not None and (max_events is None or given < max_events):
+        yield EventIndex(np.array([held[1]], np.int64), np.array([held[2]], np.int64), np.array([held[3]], bool))
+
+
+def scan_index(files: list[Path], batch_rows: int, max_events: int | None = None) -> EventIndex:
+    """The index of the events in ``files`` (the first ``max_events`` of them when given), whole."""
+    pieces = list(index_chunks(files, batch_rows, max_events))
+    return EventIndex(_joined([piece.ts for piece in pieces], np.int64), _joined([piece.sizes for piece in pieces], np.int64),
+                      _joined([piece.deletes for piece in pieces], bool))
 
 
 def _joined(parts: list[np.ndarray], dtype) -> np.ndarray:
@@ -102,3 +110,72 @@ def timeline_of(stream) -> EventIndex:
         np.fromiter((len(event.updates) for event in events), dtype=np.int64, count=len(events)),
         np.fromiter((any(update.op < 0 for update in event.updates) for event in events), dtype=bool, count=len(events)),
     )
+
+
+@dataclass(frozen=True)
+class TimelineFacts:
+    """A whole stream in a few numbers: what a cell needs besides the fill point, in O(1)."""
+
+    events: int
+    triples: int
+    has_deletions: bool
+    first_ts: int | None
+    last_ts: int | None
+    last_size: int  # the last event's updates: the rows an ``event`` window holds at the end
+
+    @classmethod
+    def of(cls, pieces: Iterable[EventIndex]) -> TimelineFacts:
+        events = triples = last_size = 0
+        deletes = False
+        first_ts = last_ts = None
+        for piece in pieces:
+            if not piece.events:
+                continue
+            if first_ts is None:
+                first_ts = int(piece.ts[0])
+            events += piece.events
+            triples += piece.triples
+            deletes = deletes or piece.has_deletions
+            last_ts, last_size = int(piece.ts[-1]), int(piece.sizes[-1])
+        return cls(events, triples, deletes, first_ts, last_ts, last_size)
+
+
+def timeline_chunks(stream) -> Iterable[EventIndex]:
+    """The stream's index in pieces of whole events: a ``OpenStream`` not yet indexed is scanned batch by batch, any
+    other stream's index is one piece (a ``MergedStream`` sorts its sources' indexes: O(events) of the merge)."""
+    pieces = getattr(stream, "index_chunks", None)
+    return pieces() if pieces is not None else [timeline_of(stream)]
+
+
+def facts_of(stream) -> TimelineFacts:
+    """The stream's ``TimelineFacts`` (cached by a ``OpenStream``)."""
+    facts = getattr(stream, "facts", None)
+    return facts() if facts is not None else TimelineFacts.of(timeline_chunks(stream))
+
+
+def first_event_where(stream, holds: Callable[[np.ndarray], np.ndarray]) -> tuple[int, int] | None:
+    """The first event whose timestamp ``holds`` (a mask over timestamps) and how many rows come before it; None when none does.
+
+    The scan stops at the piece holding it."""
+    events = rows = 0
+    for piece in timeline_chunks(stream):
+        found = np.flatnonzero(holds(piece.ts))
+        if len(found):
+            first = int(found[0])
+            return events + first, rows + int(piece.sizes[:first].sum())
+        events += piece.events
+        rows += piece.triples
+    return None
+
+
+def rows_before(stream, event: int) -> int:
+    """How many rows (updates) the events before ``event`` hold; the scan stops there."""
+    if event <= 0:
+        return 0
+    events = rows = 0
+    for piece in timeline_chunks(stream):
+        if events + piece.events >= event:
+            return rows + int(piece.sizes[: event - events].sum())
+        events += piece.events
+        rows += piece.triples
+    return rows

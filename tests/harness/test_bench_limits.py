@@ -17,6 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 import psutil
+import pytest
 
 from engines.model.stream import Delta
 from engines.protocol import Capabilities
@@ -121,6 +122,9 @@ def test_a_cell_past_its_time_out_is_recorded_as_timeout():
     assert result["row"]["status"] == "timeout", result["row"]
     assert "time-out" in result["row"]["error"]
     assert result["row"]["events_fed"] <= SleepyEngine.FAST  # stopped on the event it hung on, never past it
+    # its latencies are those of the events it processed, folded though no chunk was full
+    assert len(result["latency_ns"]) == result["row"]["events_fed"] > 0
+    assert result["row"]["latency_mean_ms"] == pytest.approx(result["latency_ns"].mean() / 1e6)
     assert signal.getsignal(signal.SIGUSR2) == handler  # the limit handler is removed after the cell
 
 

@@ -13,8 +13,10 @@ from engines.model.stream import Window
 from engines.model.windows import parse_window
 from harness.bench.cell import run_task
 from harness.bench.config import DEFAULTS, config_from_table
+from harness.bench.latencies import PassLatencies
 from harness.bench.pacing import arrival_offsets_ns, pacing_summary
-from harness.bench.steady import fill_index, retained_triples, steady_rates
+from harness.bench.quantiles import LatencySketch
+from harness.bench.steady import fill_index, retained_triples, steady_columns
 from tests.conformance.checks import build_stream
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -90,13 +92,19 @@ def test_fill_index_is_the_first_instant_without_the_first_event():
     assert fill_index(stamps, Window.sliding(100, 1)) is None
 
 
+def _tail(latencies_us: list[int], fill: int | None) -> tuple[int, int]:
+    one_pass = PassLatencies(LatencySketch(), steady_from=fill)
+    one_pass.chunk.extend(value * 1000 for value in latencies_us)
+    one_pass.fold()
+    return one_pass.steady_events, one_pass.steady_ns
+
+
 def test_steady_rates_count_only_the_tail():
-    latencies = np.array([10, 10, 1000, 1000], dtype=np.int64) * 1000  # ns
-    rates = steady_rates(latencies, np.array([1, 1, 2, 2]), 2)
+    rates = steady_columns([_tail([10, 10, 1000, 1000], 2)], 4, 1)  # events 2 and 3 hold 2 triples each
     assert rates["steady_events"] == 2
     assert rates["steady_events_per_s"] == pytest.approx(2 / 0.002)
     assert rates["steady_triples_per_s"] == pytest.approx(4 / 0.002)
-    assert steady_rates(latencies, np.ones(4), None)["steady_events_per_s"] is None
+    assert steady_columns([_tail([10, 10, 1000, 1000], None)], 0, 1)["steady_events_per_s"] is None
 
 
 def test_retained_triples_are_the_window_content_at_the_end():
@@ -113,9 +121,10 @@ def test_arrivals_play_the_stream_at_the_rate():
 
 
 def test_kept_up_means_no_wait_past_the_lag():
-    waits = np.array([0, 2_000_000], dtype=np.int64)
-    assert pacing_summary(waits, waits + 1000, 10.0, 0.001)["kept_up"] is False
-    assert pacing_summary(waits, waits + 1000, 10.0, 0.01)["kept_up"] is True
+    ends = LatencySketch()
+    ends.add(np.array([1000, 2_001_000], dtype=np.int64))
+    assert pacing_summary(2_000_000, ends, 10.0, 0.001)["kept_up"] is False
+    assert pacing_summary(2_000_000, ends, 10.0, 0.01)["kept_up"] is True
 
 
 def test_a_cell_still_short_after_the_most_passes_is_flagged(monkeypatch):

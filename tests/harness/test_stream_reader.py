@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from common.errors import StreamError, TermError
 from engines.model.stream import Window
-from harness.bench.steady import retained_triples
+from harness.bench.steady import fill_index, fill_point, retained_triples
 from harness.cli import main
 from harness.streams import read_stream, write_stream
-from harness.streams.event_index import timeline_of
+from harness.streams.event_index import TimelineFacts, timeline_of
 from harness.streams.reader import open_stream
 from harness.streams.table import TermCache
 from tests.strategies import streams
@@ -48,6 +48,13 @@ def test_a_pass_in_batches_gives_the_events_of_a_whole_read(tmp_path_factory, st
     _split(directory, cuts)
     source = open_stream(directory, batch_rows=batch_rows, max_events=limit)
     expected = stream.events[:limit]
+    cut = stream.__class__(expected, stream.static, stream.schema, {})
+    # what a bench cell reads, from scans in pieces, before anything builds the whole index
+    assert source.facts() == TimelineFacts.of([timeline_of(cut)])
+    for window in (Window.sliding(3, 1), Window.sliding(1, 1), Window("event"), Window("unbounded")):
+        assert fill_point(source, window) == fill_index([event.ts for event in expected], window)
+        assert retained_triples(source, window) == retained_triples(cut, window)  # counted from rows, and from events
+    assert source._index is None
     assert tuple(source.events) == expected
     assert tuple(source.events) == expected  # a second pass reads the stream again
     index = source.index()
@@ -55,9 +62,6 @@ def test_a_pass_in_batches_gives_the_events_of_a_whole_read(tmp_path_factory, st
     assert index.sizes.tolist() == [len(event.updates) for event in expected]
     assert index.deletes.tolist() == [any(u.op < 0 for u in event.updates) for event in expected]
     assert source.has_deletions == any(index.deletes)
-    cut = stream.__class__(expected, stream.static, stream.schema, {})
-    for window in (Window.sliding(3, 1), Window("event"), Window("unbounded")):
-        assert retained_triples(source, window) == retained_triples(cut, window)  # counted from rows, and from events
 
 
 def _bad_stream(tmp_path: Path, bad_row: int, rows: int = 40, **column) -> Path:
