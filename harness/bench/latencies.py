@@ -56,7 +56,7 @@ class PassLatencies:
         self.kept = _Kept(keep)
         # a rate-paced pass's waits and end-to-end latencies, chunk by chunk like the latencies
         self.wait_chunk, self.end_chunk = array("q"), array("q")
-        self.ends = LatencySketch()
+        self.ends: LatencySketch | None = None  # made at the first paced fold: a short cell has thousands of passes
         self.ends_kept = _Kept(keep)
         self.longest_wait_ns: int | None = None
 
@@ -81,6 +81,8 @@ class PassLatencies:
             self.wait_chunk, self.end_chunk = array("q"), array("q")
             longest = int(waits.max())
             self.longest_wait_ns = longest if self.longest_wait_ns is None else max(self.longest_wait_ns, longest)
+            if self.ends is None:
+                self.ends = LatencySketch()
             self.ends.add(ends)
             self.ends_kept.add(ends)
 
