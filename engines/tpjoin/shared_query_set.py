@@ -194,7 +194,7 @@ class SharedViewQuerySet(TakesOverEngine):
 
     def _check_order(self, event: Event) -> None:
         """The errors one instance would raise, before anything changes."""
-        if self.shared.named:
+        if self.shared.named and not event.stream:  # the streams are listed only for the refusal's message
             check_merged_event(event, [iri for query in self.queries for iri in query.streams])
         if self.last_ts is not None and event.ts < self.last_ts:
             raise StreamError(f"event {event.index}: timestamp {event.ts} is before the previous {self.last_ts}")
