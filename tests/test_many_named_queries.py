@@ -11,8 +11,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from common.errors import EngineError
+from common.errors import EngineError, StreamError
 from engines.model.query import parse_query
+from engines.model.stream import Event
 from engines.registry import get_engine, known_engines
 from harness.engines_setup import build_query_set
 from harness.streams.merged import MergedStream, merge_events
@@ -154,3 +155,13 @@ def test_the_merge_of_several_queries_is_in_the_order_they_first_declare_their_s
     order = union_streams([reversed_q2, queries[0]])
     tied = [(iri, build_stream([(3, [f"+ :{iri[-2:]} :p :o"])]).events) for iri in order]
     assert [event.stream for event in merge_events(tied)] == ["http://ex/s3", "http://ex/s2", "http://ex/s1"]
+
+
+@pytest.mark.parametrize("engine_name", SEVERAL)
+def test_an_event_naming_no_stream_is_refused_by_queries_registered_together(engine_name):
+    """One stream fed as is, not merged: which of the queries' streams it is, is not known."""
+    queries, stream = _worked_example()
+    engine = build_query_set(engine_name, queries, stream)
+    first = stream.events[0]
+    with pytest.raises(StreamError, match="which no named window reads"):
+        engine.push(Event(first.index, first.ts, first.updates, ""))
