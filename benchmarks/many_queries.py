@@ -2,6 +2,9 @@
 
 The workload is one query's N copies (``harness.bench.query_copies``: constants redrawn from the
 stream's own terms, seeded) over the stream's first ``--max-events`` events, read into memory once.
+A query over named windows takes ``--stream IRI=DIR`` once per stream it reads (its copies read the
+same streams, so the instants are the merge of those: DESIGN.md section 2, Several queries) and no
+``--window``.
 Each round runs, for every N and engine, the shared form (the engine's ``add_query``) and the
 per-query form (``PerQueryEngine``: N instances) one after the other, their order swapped every
 round, each a fresh engine after a garbage collection. A pass times the pushes alone: wall time and
@@ -13,6 +16,7 @@ freed pages, so it says little.
 
     python -m benchmarks.many_queries run --stream DIR --query Q.rq --window SPEC [--entailment none] \
         --max-events N --counts 1 10 50 100 --engines sparkwave tpjoin-lazy --repetitions 5 --out RUN.json
+    python -m benchmarks.many_queries run --stream IRI1=DIR1 --stream IRI2=DIR2 --query NAMED.rq ...  # named windows
     python -m benchmarks.many_queries table RUN.json [RUN.json ...] [--engines E ...]  # Markdown, median [IQR]
 """
 
@@ -68,10 +72,21 @@ def memory_pass(engine_name: str, queries, stream, share: bool) -> dict:
     return {"held_bytes": held, "peak_bytes": peak}
 
 
+def open_source(args, query):
+    """The stream, or for a query over named windows its streams merged, cut to ``--max-events`` instants."""
+    if query.named_windows:
+        from harness.streams.merged import open_merged
+        from harness.streams.named_inputs import stream_directories
+
+        return open_merged(query, stream_directories(args.stream, query), max_events=args.max_events)
+    if len(args.stream) > 1:
+        raise SystemExit(f"query {query.name} has one window over one stream; --stream was given {len(args.stream)} times")
+    return open_stream(args.stream[0], max_events=args.max_events)
+
+
 def run(args) -> None:
-    source = open_stream(args.stream, max_events=args.max_events)
-    stream = source.materialise()
     query = load_query(args.query, window=args.window, entailment=args.entailment)
+    stream = open_source(args, query).materialise()
     copies = query_copies(query, max(args.counts), stream, seed=args.seed)
     triples = sum(len(event.updates) for event in stream.events)
     rows = []
@@ -96,7 +111,8 @@ def run(args) -> None:
     distinct = len({tuple(q.patterns) for q in copies})
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps({
-        "stream": str(args.stream), "query": str(args.query), "window": query.window.spec(),
+        "stream": args.stream[0] if len(args.stream) == 1 else args.stream, "query": str(args.query),
+        "window": query.window_spec,
         "entailment": query.entailment, "max_events": args.max_events, "seed": args.seed,
         "distinct_copies": distinct, "counts": args.counts, "rows": rows, "memory": memory,
     }, indent=1))
@@ -142,10 +158,11 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     measure = commands.add_parser("run")
-    measure.add_argument("--stream", required=True)
+    measure.add_argument("--stream", required=True, action="append", metavar="[IRI=]DIR",
+                         help="the stream; for a query over named windows, IRI=DIR once per stream it reads")
     measure.add_argument("--query", required=True)
-    measure.add_argument("--window", required=True)
-    measure.add_argument("--entailment", default="none")
+    measure.add_argument("--window", help="the window (default: the query's; none for named windows)")
+    measure.add_argument("--entailment")
     measure.add_argument("--max-events", type=int, required=True)
     measure.add_argument("--counts", type=int, nargs="+", default=[1, 10, 50, 100])
     measure.add_argument("--engines", nargs="+", required=True)

@@ -152,8 +152,10 @@ def _spark_oracle_answers(query: ContinuousQuery, stream, instants: list[int]):
     if location is not None:
         from oracles.spark import oracle_answers_from_directory
 
+        # a merge's directories are in its order: the query's streams, or several queries' union (harness.streams.merged)
+        order = list(directories) if directory is None else None
         return oracle_answers_from_directory(spark, query, location, instants, max_events=stream.max_events,
-                                             validate=stream.validate)
+                                             validate=stream.validate, merge_order=order)
     return history_answers(spark, query, in_memory(stream), instants)
 
 

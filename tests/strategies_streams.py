@@ -37,8 +37,35 @@ def named_window_clause(draw, name: str, stream: str) -> str:
 @st.composite
 def streams_cases(draw, *, entailment: str = "none"):
     """``(query, merged Stream)``: a query over two or three streams, and those streams merged."""
+    query = draw(named_queries(entailment=entailment))
+    static = any(k is None for k in query.pattern_windows)
+    return query, draw(merged_streams(query.streams, static=static, entailment=entailment))
+
+
+@st.composite
+def many_streams_cases(draw, *, entailment: str = "none"):
+    """``(queries, merged Stream)``: two or three queries over named windows on streams drawn from three, and the
+    merge of every stream any of them reads, in the order the queries first declare them (DESIGN.md section 2)."""
+    drawn = [draw(named_queries(entailment=entailment, name=f"q{k}")) for k in range(draw(st.integers(2, 3)))]
+    read = list(dict.fromkeys(iri for query in drawn for iri in query.streams))
+    static = any(k is None for query in drawn for k in query.pattern_windows)
+    return drawn, draw(merged_streams(read, static=static, entailment=entailment))
+
+
+@st.composite
+def merged_streams(draw, read, *, static: bool, entailment: str = "none") -> Stream:
+    parts = [(iri, draw(streams(max_events=8)).events) for iri in read]
+    static_triples = tuple(draw(st.lists(triples, max_size=4))) if static or draw(st.booleans()) else ()
+    schema = tuple(draw(schemas())) if entailment == "rdfs" else ()
+    return Stream(tuple(merge_events(parts)), static_triples, schema, {})
+
+
+@st.composite
+def named_queries(draw, *, entailment: str = "none", name: str = "query"):
+    """A query over two or three named windows, on streams s0, s1, s2 (two windows sometimes on one stream)."""
     count = draw(st.integers(2, 3))
-    window_streams = [f"s{k}" for k in range(count)] + (["s0"] if draw(st.booleans()) else [])
+    window_streams = [f"s{k}" for k in draw(st.permutations(range(3)))[:count]]
+    window_streams += [window_streams[0]] if draw(st.booleans()) else []
     text = draw(query_texts(shapes=("star", "chain", "cycle", "snowflake")))
     body = text[text.index("{") + 1 : text.rindex("}")].strip().splitlines()
     patterns = [line for line in body if not line.strip().startswith("FILTER")]
@@ -55,9 +82,4 @@ def streams_cases(draw, *, entailment: str = "none"):
     static_lines = [p for p, label in zip(patterns, labels) if label < 0]
     query_text = ("PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\nSELECT *\n" + "\n".join(clauses) + "\nWHERE {\n"
                   + "\n".join(blocks + static_lines + filters) + "\n}\n")
-    query = parse_query(query_text, entailment=entailment)
-    read = list(query.streams)
-    parts = [(iri, draw(streams(max_events=8)).events) for iri in read]
-    static = tuple(draw(st.lists(triples, max_size=4))) if static_lines or draw(st.booleans()) else ()
-    schema = tuple(draw(schemas())) if entailment == "rdfs" else ()
-    return query, Stream(tuple(merge_events(parts)), static, schema, {})
+    return parse_query(query_text, entailment=entailment, name=name)

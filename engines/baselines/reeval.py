@@ -4,8 +4,9 @@ The window content and its RDFS closure are maintained incrementally (that is bo
 matching); the query is evaluated afresh after every event by ``engines.bgp`` and the delta is
 the difference with the previous instant's answers. A query over named windows keeps one indexed
 graph per window (each closed on its own) and one for the static graph, and matches each pattern
-against its own (DESIGN.md section 2, Several streams). Several one-window queries (``add_query``)
-share one window store per window and entailment (``engines.baselines.reeval_shared``).
+against its own (DESIGN.md section 2, Several streams). Several queries (``add_query``) share one window
+store per window and entailment, or for queries over named windows per stream, window and entailment
+(``engines.baselines.reeval_shared``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from common.errors import EngineError
 from engines.bgp import TripleIndex, evaluate_bgp
 from engines.model.filters import compile_filters
 from engines.model.stream import ContinuousQuery, Delta, Event, Mapping, Triple
@@ -45,7 +45,8 @@ class ReevalEngine:
     capabilities = Capabilities(
         windows=ALL_WINDOWS, deletions=True, entailment=frozenset({"none", "rdfs"}), static=True, filters=True,
         streams=MANY_STREAMS,
-        shares="the window store and its index, one per window and entailment, every query evaluated over it",
+        shares="the window store and its index, one per window (per stream and window for named windows) and "
+        "entailment, every query evaluated over it",
     )
 
     def __init__(
@@ -90,8 +91,6 @@ class ReevalEngine:
         """Register a further query: it reads this instance's window store when it has the same window and entailment."""
         from engines.baselines.reeval_shared import SharedWindowStores
 
-        if self.query.named_windows or query.named_windows:
-            raise EngineError("a query over named windows runs alone in its instance: register it in an engine of its own")
         shared = self.__dict__.get("shared")
         if shared is None:
             shared = self.shared = SharedWindowStores.around(self)

@@ -7,6 +7,13 @@ constants fit one of its patterns (a hash look-up per changed triple, on the pat
 subject, predicate and object), and at the first event; otherwise its answers are the previous
 instant's, as a one-query ``reeval`` keeps them when its window does not change. Exact: a triple
 whose constants fit none of a query's patterns is in none of its matches.
+
+Queries over named windows (DESIGN.md section 2, Several streams) share one store per stream, window
+and entailment, which holds that window's content only, and one store per entailment for the static
+graph, which never moves; each of a query's patterns reads the store of its own window (or the static
+one), and the query is due when any of them changed a triple fitting one of the patterns reading it.
+Every windowed store moves to every instant: the one over the event's stream takes it, the others only
+expire, so each query sees the merge of every registered query's streams as instants.
 """
 
 from __future__ import annotations
@@ -16,7 +23,8 @@ from collections import Counter
 from common.errors import EngineError
 from engines.bgp import TripleIndex, evaluate_bgp
 from engines.model.filters import compile_filters
-from engines.model.stream import NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple, is_variable
+from engines.model.stream import NO_CHANGE, ContinuousQuery, Delta, Event, Mapping, Triple, TriplePattern, is_variable
+from engines.named_windows import StreamWindow, check_merged_event
 from engines.protocol import MultiDelta, check_supported
 from engines.rdfs import ClosureCounter, Schema
 from engines.window_state import WindowState
@@ -31,9 +39,11 @@ class WindowStore:
         self.reader_shapes: list[tuple[bool, bool, bool]] = []
         self.query_ids: list[int] = []
 
-    def read_by(self, query_id: int, query: ContinuousQuery) -> None:
-        self.query_ids.append(query_id)
-        for pattern in query.patterns:
+    def read_by(self, query_id: int, patterns: tuple[TriplePattern, ...]) -> None:
+        """Query ``query_id`` reads this store with ``patterns`` (all its patterns, or those of one of its named windows)."""
+        if query_id not in self.query_ids:
+            self.query_ids.append(query_id)
+        for pattern in patterns:
             key = tuple(None if is_variable(term) else term for term in pattern)
             self.readers.setdefault(key, set()).add(query_id)
             shape = tuple(term is not None for term in key)
@@ -41,7 +51,9 @@ class WindowStore:
                 self.reader_shapes.append(shape)
 
     def advance(self, event: Event) -> set[Triple]:
-        """Move the window to the event; the index's triples that entered or left."""
+        """Move the window to the event; the index's triples that entered or left (none for the static graph's store)."""
+        if self.window is None:
+            return set()
         added, removed = self.window.advance(event)
         if not (added or removed):
             return set()
@@ -69,16 +81,22 @@ class SharedWindowStores:
 
     def __init__(self, first) -> None:
         self.engine = first
+        self.named = bool(first.query.named_windows)
         self.stores: dict[tuple, WindowStore] = {}
         self.queries: list[ContinuousQuery] = []
-        self.store_of: list[WindowStore] = []
+        self.indexes: list[tuple[TripleIndex, list[TripleIndex] | None]] = []  # the index, and each pattern's (named)
         self.accepts: list = []
         self.current: list[set[Mapping]] = []
+        self.streams: tuple[str, ...] = ()
         self.started = False
         self.evaluations = 0
-        store = WindowStore(first.window, first.index, first.closure)
-        self.stores[(first.query.window, first.query.entailment)] = store
-        self._register(first.query, store)
+        if self.named:  # its stores are made as any named query's (the engine's own graphs are still empty)
+            self._register_named(first.query)
+        else:
+            store = WindowStore(first.window, first.index, first.closure)
+            self.stores[(first.query.window, first.query.entailment)] = store
+            self._register(first.query, store.index, None)
+            store.read_by(0, first.query.patterns)
 
     @classmethod
     def around(cls, engine) -> SharedWindowStores:
@@ -91,44 +109,74 @@ class SharedWindowStores:
         engine.stats = shared.stats
         return shared
 
-    def _register(self, query: ContinuousQuery, store: WindowStore) -> int:
-        query_id = len(self.queries)
+    def _register(self, query: ContinuousQuery, index: TripleIndex, pattern_indexes: list[TripleIndex] | None) -> int:
         self.queries.append(query)
-        self.store_of.append(store)
+        self.indexes.append((index, pattern_indexes))
         self.accepts.append(compile_filters(query.filters, query.variables))
         self.current.append(set())
-        store.read_by(query_id, query)
+        return len(self.queries) - 1
+
+    def _store(self, key: tuple, window, entailment: str, static: bool) -> WindowStore:
+        """The store for ``key``, made on first use: ``window`` (None: the static graph's), holding the static data if asked."""
+        store = self.stores.get(key)
+        if store is None:
+            engine = self.engine
+            closure = ClosureCounter(Schema(engine.schema)) if entailment == "rdfs" else None
+            store = self.stores[key] = WindowStore(window, TripleIndex(), closure)
+            if static:
+                triples = set(engine.static)
+                store.index.add(closure.add(triples) if closure else triples)
+        return store
+
+    def _register_named(self, query: ContinuousQuery) -> int:
+        """A query over named windows: each pattern reads its window's store (stream, window, entailment) or the static one."""
+        entailment = query.entailment
+        stores = [self._store(("static", entailment), None, entailment, True)]
+        stores += [self._store((named.stream, named.window, entailment), StreamWindow(named), entailment, False)
+                   for named in query.named_windows]
+        pattern_stores = [stores[0 if k is None else k + 1] for k in query.pattern_windows]
+        indexes = [store.index for store in pattern_stores]
+        query_id = self._register(query, indexes[0], indexes)
+        for store in dict.fromkeys(pattern_stores):
+            store.read_by(query_id, tuple(pattern for pattern, reads in zip(query.patterns, pattern_stores, strict=True)
+                                          if reads is store))
+        self.streams = tuple(dict.fromkeys((*self.streams, *query.streams)))
         return query_id
 
     def add(self, query: ContinuousQuery) -> int:
         if self.started:
             raise EngineError("queries are registered before the first event")
         check_supported(type(self.engine), query)
-        key = (query.window, query.entailment)
-        store = self.stores.get(key)
-        if store is None:
-            engine = self.engine
-            closure = ClosureCounter(Schema(engine.schema)) if query.entailment == "rdfs" else None
-            store = self.stores[key] = WindowStore(WindowState(query.window), TripleIndex(), closure)
-            static = set(engine.static)
-            store.index.add(closure.add(static) if closure else static)
-        return self._register(query, store)
+        if bool(query.named_windows) != self.named:
+            raise EngineError(f"query {query.name}: a query over named windows shares an engine only with queries "
+                              "over named windows")
+        if self.named:
+            return self._register_named(query)
+        store = self._store((query.window, query.entailment), WindowState(query.window), query.entailment, True)
+        query_id = self._register(query, store.index, None)
+        store.read_by(query_id, query.patterns)
+        return query_id
 
     def push(self, event: Event) -> MultiDelta:
         first = not self.started
         self.started = True
-        deltas: list[Delta] = [NO_CHANGE] * len(self.queries)
+        if self.named:
+            check_merged_event(event, self.streams)
+        due: set[int] = set(range(len(self.queries))) if first else set()
         for store in self.stores.values():
             changed = store.advance(event)
-            due = store.query_ids if first else store.affected(changed) if changed else ()
-            for query_id in due:
-                query = self.queries[query_id]
-                answers = evaluate_bgp(query.patterns, query.variables, store.index, self.accepts[query_id])
-                self.evaluations += 1
-                delta = Delta.between(self.current[query_id], answers)
-                self.current[query_id] = answers
-                if delta:
-                    deltas[query_id] = delta
+            if changed and not first:
+                due |= store.affected(changed)
+        deltas: list[Delta] = [NO_CHANGE] * len(self.queries)
+        for query_id in sorted(due):
+            query = self.queries[query_id]
+            index, pattern_indexes = self.indexes[query_id]
+            answers = evaluate_bgp(query.patterns, query.variables, index, self.accepts[query_id], pattern_indexes)
+            self.evaluations += 1
+            delta = Delta.between(self.current[query_id], answers)
+            self.current[query_id] = answers
+            if delta:
+                deltas[query_id] = delta
         return MultiDelta(deltas)
 
     def answers(self, query_id: int = 0) -> Counter[Mapping]:
@@ -136,8 +184,8 @@ class SharedWindowStores:
 
     def stats(self) -> dict[str, int]:
         return {
-            "window_stores": len(self.stores),
-            "window_triples": sum(len(store.window) for store in self.stores.values()),
+            "window_stores": sum(store.window is not None for store in self.stores.values()),
+            "window_triples": sum(len(store.window) for store in self.stores.values() if store.window is not None),
             "indexed_triples": sum(len(store.index) for store in self.stores.values()),
             "answers": sum(len(current) for current in self.current),
             "evaluations": self.evaluations,

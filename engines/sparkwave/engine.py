@@ -124,8 +124,10 @@ class SparkwaveEngine:
     def readers(self, event: Event) -> list[WindowGraph]:
         """The windowed graphs an event enters: those over its stream, and those of one-window queries (every event)."""
         found = [graph for graph in self.windowed if graph.stream is None or graph.stream == event.stream]
-        if not found:  # a stream no window reads: not the harness's merge (one stream fed as is?)
-            raise StreamError(f"event {event.index} comes from stream {event.stream!r}, which no named window reads")
+        if not found and not event.stream:  # one stream fed as is, not the harness's merge
+            raise StreamError(f"event {event.index} comes from stream '', which no named window reads: a query over "
+                              "named windows reads its streams merged")
+        # a stream no window reads (another registered query's, in a cgpm merge) only moves the clock: windows expire
         self._readers[event.stream] = found
         return found
 

@@ -19,6 +19,9 @@ the event; otherwise its rows are only stored, as in one instance, but stored on
 A view is filled whatever its readers' state: the dormant queries of the former router (no views at all
 while their most selective pattern had nothing in the window) are subsumed, since the views they would
 fill are the ones shared with the awake queries, and the lazy test costs a look at its views' sizes.
+
+Queries over named windows share a set with each other only (``shared_views``: a view's window is then a
+stream and window, or the static graph); the set's instants are the merge of every stream its queries read.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from collections import Counter
 
 from common.errors import EngineError, StreamError
 from engines.model.stream import DELETE, NO_CHANGE, ContinuousQuery, Delta, Event, Mapping
+from engines.named_windows import check_merged_event
 from engines.protocol import MultiDelta, check_supported
 from engines.query_set import TakesOverEngine
 from engines.tpjoin.common import CompiledQuery
@@ -56,6 +60,9 @@ class SharedViewQuerySet(TakesOverEngine):
     def add(self, query: ContinuousQuery) -> int:
         if self.started:
             raise EngineError("queries are registered before the first event")
+        if bool(query.named_windows) != self.shared.named:
+            raise EngineError(f"query {query.name}: a query over named windows shares an engine only with queries "
+                              "over named windows")
         return self._register(query)
 
     def _register(self, query: ContinuousQuery) -> int:
@@ -78,7 +85,10 @@ class SharedViewQuerySet(TakesOverEngine):
             self.started = True
             self.shared.finish()
         shared = self.shared
-        route, predicates, static = shared.route, shared.predicates, shared.static_encoded
+        route, predicates = shared.route, shared.predicates
+        # one window: a stream triple equal to a static one is in every instant's graph already; over named windows
+        # the static rows are in the static patterns' views only, so a window's patterns still need it
+        static = () if shared.named else shared.static_encoded
         kept = []
         for op, s, p, o in event.updates:
             if predicates is not None and p not in predicates:
@@ -184,6 +194,8 @@ class SharedViewQuerySet(TakesOverEngine):
 
     def _check_order(self, event: Event) -> None:
         """The errors one instance would raise, before anything changes."""
+        if self.shared.named and not event.stream:  # the streams are listed only for the refusal's message
+            check_merged_event(event, [iri for query in self.queries for iri in query.streams])
         if self.last_ts is not None and event.ts < self.last_ts:
             raise StreamError(f"event {event.index}: timestamp {event.ts} is before the previous {self.last_ts}")
         self.last_ts = event.ts
@@ -198,8 +210,6 @@ class SharedViewPartitioning:
     """For I-CGPM engines: ``add_query`` makes the instance's query query 0 of a ``SharedViewQuerySet``."""
 
     def add_query(self, query: ContinuousQuery) -> int:
-        if self.compiled.query.named_windows or query.named_windows:
-            raise EngineError("a query over named windows runs alone in its instance: register it in an engine of its own")
         check_supported(type(self), query)
         query_set = self.__dict__.get("query_set")
         if query_set is None:

@@ -9,6 +9,13 @@ set's *distinct* patterns, up to variable renaming and atomic FILTERs included (
 - one ``EncodedWindow`` per distinct window, over the classes its queries use;
 - per (window, class) one ``View``, read by every query of that window with a pattern of that class.
 
+Over named windows (DESIGN.md section 2, Several streams; every query of the set is then over named
+windows) the window of a view is a *source*: a ``(stream IRI, window)`` pair for the patterns of a
+``WINDOW`` block, or ``STATIC`` for the patterns outside every block, whose views hold the static rows
+only and never move. A source's window takes the rows of its own stream's events and only expires at
+the others', so the set's instants are the merge of all its queries' streams, and the static rows enter
+the ``STATIC`` views only (``engines.tpjoin.named`` keeps them so for one query).
+
 A query whose pattern class occurs twice in it (``?x :p ?y . ?y :p ?z``) reads a second copy for the
 second occurrence, holding the same triples: the semi-naive passes need each pattern of a query on a
 view of its own (``shared_query_set``). Views are numbered; a query's patterns lie on distinct views.
@@ -30,6 +37,16 @@ from engines.tpjoin.views import View
 from engines.tpjoin.window import EncodedWindow
 
 Routes = tuple[int, ...]
+STATIC = "static"  # the source of a named-window query's patterns outside every WINDOW block
+Source = Window | tuple[str, Window] | str  # a one-window query's window, (stream, window), or STATIC
+
+
+def pattern_sources(query: ContinuousQuery) -> list[Source]:
+    """Each pattern's source: the query's window, or over named windows its window's (stream, window) or STATIC."""
+    if not query.named_windows:
+        return [query.window] * len(query.patterns)
+    named = query.named_windows
+    return [STATIC if k is None else (named[k].stream, named[k].window) for k in query.pattern_windows]
 
 
 class SharedViews:
@@ -43,13 +60,14 @@ class SharedViews:
     def __init__(self, static: Sequence[Triple]) -> None:
         self.class_of: dict[tuple, int] = {}
         self.class_shapes: list[PatternShape] = []
-        self.view_of: dict[tuple[Window, int, int], int] = {}  # (window, class, occurrence in a query) -> view number
+        self.view_of: dict[tuple[Source, int, int], int] = {}  # (source, class, occurrence in a query) -> view number
         self.views: list[View] = []
         self.query_views: list[list[int]] = []
         self.readers: list[list[tuple[int, int]]] = []  # view number -> (query id, pattern index) reading it
         self.static = tuple(dict.fromkeys(tuple(triple) for triple in static))
         self.dictionary = SynchronisedDictionary(term for triple in self.static for term in triple)
-        self.windows: dict[Window, EncodedWindow] = {}
+        self.windows: dict[Source, EncodedWindow] = {}
+        self.named = False  # the set's queries are over named windows (set by the first query registered)
 
     def register(self, query: ContinuousQuery) -> list[int]:
         """Query ``len(query_views)``: its patterns' views (made or shared), in pattern order."""
@@ -57,16 +75,18 @@ class SharedViews:
         shapes, _ = shape_patterns(query)
         atomic, _ = split_filters(query)
         self.dictionary.add_persistent([term for shape in shapes for _, term in shape.constants])
-        occurrences: Counter[int] = Counter()
+        if not self.query_views:
+            self.named = bool(query.named_windows)
+        occurrences: Counter[tuple] = Counter()
         own = []
-        for shape, probed in zip(shapes, probed_by_value(query), strict=True):
+        for shape, probed, source in zip(shapes, probed_by_value(query), pattern_sources(query), strict=True):
             key = pattern_class_key(shape.pattern, atomic)
             number = self.class_of.get(key)
             if number is None:
                 number = self.class_of[key] = len(self.class_shapes)
                 self.class_shapes.append(replace(shape, index=number))
-            view_key = (query.window, number, occurrences[number])
-            occurrences[number] += 1
+            view_key = (source, number, occurrences[(source, number)])
+            occurrences[(source, number)] += 1
             view = self.view_of.get(view_key)
             if view is None:
                 view = self.view_of[view_key] = len(self.views)
@@ -85,18 +105,20 @@ class SharedViews:
         self.router = ClassRouter(class_shapes, self.dictionary)
         self.route = self.router.route
         self.predicates = self.router.predicates
-        # (window, class) -> its views, occurrence 0 first; each window's classes, and a view per class for presence
-        self.copies: dict[tuple[Window, int], list[int]] = {}
-        for (window, number, _), view in sorted(self.view_of.items(), key=lambda item: item[0][2]):
-            self.copies.setdefault((window, number), []).append(view)
-        self.window_classes: dict[Window, frozenset[int]] = {}
-        for window, number in self.copies:
-            self.window_classes[window] = self.window_classes.get(window, frozenset()) | {number}
-        for window, numbers in self.window_classes.items():
-            first_copies = [self.views[self.copies[(window, n)][0]] if n in numbers else None
+        # (source, class) -> its views, occurrence 0 first; each source's classes, and a view per class for presence
+        self.copies: dict[tuple[Source, int], list[int]] = {}
+        for (source, number, _), view in sorted(self.view_of.items(), key=lambda item: item[0][2]):
+            self.copies.setdefault((source, number), []).append(view)
+        self.window_classes: dict[Source, frozenset[int]] = {}
+        for source, number in self.copies:
+            self.window_classes[source] = self.window_classes.get(source, frozenset()) | {number}
+        for source, numbers in self.window_classes.items():
+            if source == STATIC:
+                continue  # the static rows' views: no window moves them
+            first_copies = [self.views[self.copies[(source, n)][0]] if n in numbers else None
                             for n in range(len(class_shapes))]
-            self.windows[window] = EncodedWindow(window, first_copies)
-        self._own: dict[tuple[Window, Routes], Routes] = {}
+            self.windows[source] = EncodedWindow(source[1] if self.named else source, first_copies)
+        self._own: dict[tuple[Source, Routes], Routes] = {}
         self.every_window_has_every_class = all(len(n) == len(class_shapes) for n in self.window_classes.values())
         self.static_encoded: set[tuple[int, int, int]] = set()
         self.pending_static: dict[int, list] = {}  # view -> static rows, entering at the first event
@@ -105,8 +127,9 @@ class SharedViews:
             if routed is not None and routed[0] not in self.static_encoded:
                 encoded, classes = routed
                 self.static_encoded.add(encoded)
-                for window in self.windows:
-                    for view in self._views_of(window, self.own(window, classes)):
+                # over named windows the static rows enter the STATIC views only, else every window's
+                for source in ((STATIC,) if STATIC in self.window_classes else ()) if self.named else self.windows:
+                    for view in self._views_of(source, self.own(source, classes)):
                         self.pending_static.setdefault(view, []).append(encoded)
 
     def own(self, window: Window, classes: Routes) -> Routes:
@@ -130,10 +153,14 @@ class SharedViews:
         removed_rows: dict[int, list] = {}
         added_triples, removed_triples = [], []
         copies = self.copies
+        named = self.named
         for window, encoded_window in self.windows.items():
             own = self.own
-            window_kept = kept if self.every_window_has_every_class else [
-                (op, triple, routes) for op, triple, classes in kept if (routes := own(window, classes))]
+            if named and window[0] != event.stream:
+                window_kept = []  # a window over another stream only expires to the event's instant
+            else:
+                window_kept = kept if self.every_window_has_every_class else [
+                    (op, triple, routes) for op, triple, classes in kept if (routes := own(window, classes))]
             added, removed = encoded_window.advance(event.index, event.ts, window_kept)
             for changes, rows in ((added, added_rows), (removed, removed_rows)):
                 for triple, classes in changes.items():

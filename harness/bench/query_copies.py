@@ -79,5 +79,6 @@ def query_copies(query: ContinuousQuery, count: int, stream, *, seed: int = 0) -
         for slot in slots:
             terms = drawn[slot]
             text = text.replace(slot[2], terms[(k - 1) % len(terms)])
-        copies.append(parse_query(text, window=query.window, entailment=query.entailment, name=f"{query.name}@{k}"))
+        window = None if query.named_windows else query.window  # named windows: the text declares them
+        copies.append(parse_query(text, window=window, entailment=query.entailment, name=f"{query.name}@{k}"))
     return copies

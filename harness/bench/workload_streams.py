@@ -94,9 +94,6 @@ def check_named_windows(workload: Workload, where: str, key: str) -> None:
         if workload.windows != (QUERY_WINDOW,):
             raise ConfigError(f"key {key + '.windows'!r} in {where}: query {query.name} declares named windows, "
                               f"which no other window replaces (windows = [\"{QUERY_WINDOW}\"])")
-        if workload.concurrent != (1,):
-            raise ConfigError(f"key {key + '.concurrent'!r} in {where}: query {query.name} is over named windows, "
-                              "which run alone in an engine instance (concurrent = [1])")
         if workload.streams:
             given = dict(workload.streams)
             query_directories(query, given, lambda iri: f"give {key}.streams a directory or a generate table for it "

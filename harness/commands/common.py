@@ -58,12 +58,13 @@ def load_many_inputs(args: argparse.Namespace):
     streams = args.stream if isinstance(args.stream, list) else [args.stream]
     named = [query for query in queries if query.named_windows]
     if named:
-        if len(queries) > 1:
-            raise ConfigError(f"query {named[0].name} is over named windows: give it alone (one --query)")
+        single = next((query for query in queries if not query.named_windows), None)
+        if single is not None:  # its events would carry no stream: which of the merged streams would it read?
+            raise ConfigError(f"query {single.name} has one window over one stream and query {named[0].name} is over "
+                              "named windows: they cannot be registered in one engine (run them apart)")
         from harness.streams.merged import open_merged
 
-        query = queries[0]
-        source = open_merged(query, stream_directories(streams, query), max_events=limit)
+        source = open_merged(queries, stream_directories(streams, queries), max_events=limit)
     else:
         if len(streams) > 1:
             raise ConfigError(f"query {queries[0].name} has one window over one stream; --stream was given {len(streams)} times")

@@ -149,10 +149,11 @@ def run_many(args: argparse.Namespace, queries, stream) -> int:
                 removed_total[query_id] += len(delta.removed)
                 if traces:
                     added, removed = projections[query_id].delta(delta)
-                    traces[query_id].write(json.dumps({
-                        "i": event.index, "ts": event.ts,
-                        "added": [list(m) for m in added], "removed": [list(m) for m in removed],
-                    }, ensure_ascii=False) + "\n")
+                    line = {"i": event.index, "ts": event.ts,
+                            "added": [list(m) for m in added], "removed": [list(m) for m in removed]}
+                    if event.stream:  # an instant of the merged streams names the stream that made it, as alone
+                        line["stream"] = event.stream
+                    traces[query_id].write(json.dumps(line, ensure_ascii=False) + "\n")
             bar.update(1)
         decode_s = getattr(reading, "decode_ns", 0) / 1e9
         wall = time.perf_counter() - started - decode_s

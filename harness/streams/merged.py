@@ -1,7 +1,9 @@
 """Several streams are read as one sequence of instants: merged by timestamp, equal timestamps in the query's stream order.
 
 DESIGN.md section 2 (Several streams): of two events with one timestamp on two streams, the one on the
-stream the query declares first comes first, and within a stream stream order is kept. Each merged
+stream the query declares first comes first (for several queries registered together, the stream first
+declared by the first query that reads it: ``named_inputs.union_streams``), and within a stream stream
+order is kept. Each merged
 event is renumbered by its position in the merge and carries its stream's IRI (``Event.stream``).
 Every source is read batch by batch (``harness.streams.reader``) and the merge holds one event per
 source ahead, so a pass holds O(batch + window), as a single stream's does.
@@ -145,13 +147,17 @@ class MergedStream:
         return Stream(events=tuple(self.events), static=self.static, schema=self.schema, provenance=self.provenance)
 
 
-def open_merged(query, directories: dict[str, str], *, max_events: int | None = None) -> MergedStream:
-    """The query's streams opened from ``directories`` (stream IRI -> directory), in its declaration order, as one."""
+def open_merged(queries, directories: dict[str, str], *, max_events: int | None = None) -> MergedStream:
+    """The streams of a query (or of several: their union) opened from ``directories`` (stream IRI -> directory), in
+    declaration order, as one."""
+    from harness.streams.named_inputs import union_streams
     from harness.streams.reader import open_stream
 
+    queries = [queries] if hasattr(queries, "named_windows") else list(queries)
     sources = []
-    for iri in query.streams:
-        window = next(named.window for named in query.named_windows if named.stream == iri)
+    for iri in union_streams(queries):
+        # named windows are sliding: any window reading the stream refuses its deletions
+        window = next(named.window for query in queries for named in query.named_windows if named.stream == iri)
         # each source may stop at max_events: the merge's first max_events events come from those
         sources.append((iri, open_stream(directories[iri], max_events=max_events).checked_against(window)))
     return MergedStream(tuple(sources), max_events)

@@ -1,9 +1,11 @@
-"""Each stream a query's named windows read has exactly one directory, and every stream given is read by some window.
+"""Each stream the queries' named windows read has exactly one directory, and every stream given is read by some window.
 
 The one place where stream IRIs meet directories, for the command line (``--stream IRI=DIR``
 repeated, ``cgpm run|verify|bench``) and for a benchmark workload's ``streams`` table alike
 (DESIGN.md section 2, Several streams). A stream no window reads, a window whose stream has no
-directory, or one stream given twice is a ConfigError of one line naming what was wrong.
+directory, or one stream given twice is a ConfigError of one line naming what was wrong. Several
+queries registered together read the union of their streams, in the order they first declare them
+(``union_streams``: the merge's order, DESIGN.md section 2, Several streams).
 """
 
 from __future__ import annotations
@@ -45,20 +47,32 @@ def named_stream_arguments(values: list[str]) -> dict[str, str] | None:
     return directories
 
 
-def stream_directories(values: list[str], query) -> dict[str, str]:
-    """Each stream the query's named windows read, with its directory from the ``--stream`` values."""
+def union_streams(queries: Iterable) -> tuple[str, ...]:
+    """The streams any of ``queries`` reads, in the order they are first declared (query by query, in order)."""
+    return tuple(dict.fromkeys(iri for query in queries for iri in query.streams))
+
+
+def stream_directories(values: list[str], queries) -> dict[str, str]:
+    """Each stream the queries' named windows read (one query, or several: their union), with its directory from the
+    ``--stream`` values, in the merge's order (``union_streams``)."""
+    queries = [queries] if hasattr(queries, "named_windows") else list(queries)
+    read = union_streams(queries)
     pairs = [split_stream_argument(value) for value in values]
-    if len(pairs) == 1 and pairs[0][0] is None and len(query.streams) == 1:
-        return {query.streams[0]: pairs[0][1]}
-    reads = _reads(query)
+    if len(pairs) == 1 and pairs[0][0] is None and len(read) == 1:
+        return {read[0]: pairs[0][1]}
+    who = f"query {queries[0].name}" if len(queries) == 1 else f"the {len(queries)} queries"
+    reads = ", ".join(f"<{iri}>" for iri in read)
     for iri, value in zip((iri for iri, _ in pairs), values):
         if iri is None:
-            raise ConfigError(f"--stream {value}: query {query.name} reads {len(query.streams)} streams ({reads}); "
-                              "give --stream IRI=DIR for each")
-        if iri not in query.streams:
-            raise ConfigError(f"--stream {value}: no window of query {query.name} reads <{iri}> (it reads {reads})")
+            raise ConfigError(f"--stream {value}: {who} read{'s' if len(queries) == 1 else ''} {len(read)} streams "
+                              f"({reads}); give --stream IRI=DIR for each")
+        if iri not in read:
+            raise ConfigError(f"--stream {value}: no window of {who} reads <{iri}> "
+                              f"({'it reads' if len(queries) == 1 else 'they read'} {reads})")
     directories = named_stream_arguments(values) or {}
-    return query_directories(query, directories, lambda iri: f"give --stream {iri}=DIR")
+    for query in queries:
+        query_directories(query, directories, lambda iri: f"give --stream {iri}=DIR")
+    return {iri: directories[iri] for iri in read}
 
 
 def query_directories(query, given: Mapping[str, str], hint) -> dict[str, str]:
@@ -75,7 +89,3 @@ def unread_stream(queries: Iterable, iris: Iterable[str]) -> str | None:
     """The first of ``iris`` that no named window of any of ``queries`` reads (None when each is read)."""
     read = {iri for query in queries for iri in query.streams}
     return next((iri for iri in iris if iri not in read), None)
-
-
-def _reads(query) -> str:
-    return ", ".join(f"<{iri}>" for iri in query.streams)

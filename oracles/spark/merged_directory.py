@@ -10,13 +10,15 @@ ordered by (timestamp, declaration rank, position in their stream) and numbered 
 (``oracles.spark.ordering``). That number is each row's ``event``, and the rows carry their stream's
 IRI, as ``oracles.spark.named.merged_rows`` makes them from a merge held in memory, so the plan that
 follows is the one both other entries run. Static graph and schema are all the streams' together.
+For several queries registered together (``merge_order``), the merge is of every stream any of them reads,
+in the union's order; a stream this query does not read only adds instants, at which its windows slide.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import reduce
 
@@ -42,9 +44,11 @@ class MergedRows:
     schema: tuple[Triple, ...]
 
 
-def stream_locations(query: ContinuousQuery, locations: str | os.PathLike | Mapping) -> dict[str, str]:
-    """The directory of each stream the query's named windows read: from a mapping IRI -> directory, or one directory
-    for a query whose windows all read one stream; StreamError naming the stream without one."""
+def stream_locations(query: ContinuousQuery, locations: str | os.PathLike | Mapping,
+                     merge_order: Sequence[str] | None = None) -> dict[str, str]:
+    """The directory of each stream merged (the query's, or every one of ``merge_order``), in merge order: from a mapping
+    IRI -> directory, or one directory for a query whose windows all read one stream; StreamError naming the stream
+    without one."""
     if not isinstance(locations, Mapping):
         if len(query.streams) != 1:
             reads = ", ".join(f"<{iri}>" for iri in query.streams)
@@ -54,17 +58,27 @@ def stream_locations(query: ContinuousQuery, locations: str | os.PathLike | Mapp
     for named in query.named_windows:
         if named.stream not in locations:
             raise StreamError(f"the window {named.name} of query {query.name} reads <{named.stream}>, which has no directory")
-    return {iri: os.fspath(locations[iri]) for iri in query.streams}
+    order = query.streams if merge_order is None else tuple(merge_order)
+    left_out = next((iri for iri in query.streams if iri not in order), None)
+    if left_out is not None:
+        raise StreamError(f"the merge order leaves out <{left_out}>, which query {query.name} reads")
+    for iri in order:
+        if iri not in locations:
+            raise StreamError(f"the merge of query {query.name}'s instants takes <{iri}>, which has no directory")
+    return {iri: os.fspath(locations[iri]) for iri in order}
 
 
 def merged_directories(spark, query: ContinuousQuery, locations: str | os.PathLike | Mapping, *, ranges: int,
-                       max_events: int | None = None, validate: bool = True) -> MergedRows:
+                       max_events: int | None = None, validate: bool = True,
+                       merge_order: Sequence[str] | None = None) -> MergedRows:
     """The streams of ``query``'s named windows, one directory each, merged into instants (the first ``max_events`` of them)."""
     keyed_rows, keyed_events, counts, statics, schemas = [], [], [], [], []
-    for rank, (iri, location) in enumerate(stream_locations(query, locations).items()):
+    for rank, (iri, location) in enumerate(stream_locations(query, locations, merge_order).items()):
         source = read_directory(spark, location, validate=validate)
         # named windows are insert-only: the stream is checked against the (bounded) window reading it
-        window = next(named.window for named in query.named_windows if named.stream == iri)
+        # (a stream only another query reads: any of this query's windows, all sliding, refuses deletions)
+        window = next((named.window for named in query.named_windows if named.stream == iri),
+                      query.named_windows[0].window)
         known = check_rows(source.rows, window) if validate else None
         events, count = event_positions(source.rows, ranges, None, known)
         if validate:

@@ -12,7 +12,7 @@ the driver than the answers themselves and one or two partitions.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from collections.abc import Mapping as MappingOf
 
 from pyspark.sql import DataFrame
@@ -57,6 +57,7 @@ def replay(rows: Iterable, keys: list[str], positions: Iterable[int] | None) -> 
 def oracle_answers_from_directory(
     spark, query: ContinuousQuery, stream_dir: str | os.PathLike | MappingOf[str, str | os.PathLike],
     instants: Iterable[int] | None = None, *, max_events: int | None = None, validate: bool = True,
+    merge_order: Sequence[str] | None = None,
 ) -> Iterator[tuple[int, int, frozenset[Mapping]]]:
     """``oracle_answers`` over the stream directory ``stream_dir`` (a path or URI Spark can read), or its first ``max_events`` events;
     for a query over named windows, over one directory per stream (stream IRI -> directory), merged on the executors
@@ -64,10 +65,13 @@ def oracle_answers_from_directory(
 
     Event indices are positions 0..n-1, as ``harness.streams.read_stream`` (or, merged, ``harness.streams.merged``)
     numbers them. ``validate=False`` trusts the rows (canonical terms, ops, timestamps), as ``read_stream`` does.
+    ``merge_order``: the streams merged, by rank (default: the query's, in declaration order); with several queries
+    registered together, the union of their streams, of which this query's windows read some.
     """
     ranges = int(spark.conf.get("spark.sql.shuffle.partitions"))
     if query.named_windows:
-        merged = merged_directories(spark, query, stream_dir, ranges=ranges, max_events=max_events, validate=validate)
+        merged = merged_directories(spark, query, stream_dir, ranges=ranges, max_events=max_events, validate=validate,
+                                    merge_order=merge_order)
         found = plan(spark, query, merged.rows, merged.static, merged.schema, ranges=ranges, count=merged.count)
     else:
         if isinstance(stream_dir, MappingOf):

@@ -87,7 +87,6 @@ queries = ["{inputs / 'q.rq'}"]
      "no window of its queries reads <http://ex/s3>"),
     (lambda d: _workload(d, streams={S1: str(d / "one"), "s2": str(d / "two")}), "an IRI with a scheme"),
     (lambda d: _workload(d, windows=["sliding:5:1"]), "which no other window replaces"),
-    (lambda d: _workload(d, concurrent=[1, 2]), "run alone in an engine instance"),
     (lambda d: _workload(d, queries=[str(d / "q.rq"), str(d / "plain.rq")]), "query plain has one window over one stream"),
     (lambda d: {"queries": [str(d / "q.rq")], "stream": str(d / "one")}, "query q reads 2 streams"),
     (lambda d: _workload(d, streams={S1: {"dataset": "lsbench", "scales": [1]}, S2: {"dataset": "lsbench", "scales": [2]}}),
@@ -139,6 +138,20 @@ def test_a_cell_over_named_windows_records_its_streams_and_is_verified(inputs, n
     info = json.loads((named_run / "run.json").read_text())
     assert info["config"]["workloads"][0]["streams"] == [[S1, str(inputs / "one")], [S2, str(inputs / "two")]]
     assert [[iri for iri, _, _ in cell["streams"]] for cell in info["cells"]] == [[S1, S2], [S1, S2]]
+
+
+def test_concurrent_copies_of_a_query_over_named_windows_run_in_one_engine_and_are_verified(inputs, tmp_path):
+    """Formerly refused (a query over named windows ran alone in its instance): its copies read its streams, so the
+    instants are its merge, and each copy is verified at every merged instant (DESIGN.md section 2, Several queries)."""
+    assert config_from_table({"workloads": [_workload(inputs, concurrent=[1, 2])]}).workloads[0].concurrent == (1, 2)
+    out = tmp_path / "copies"
+    code = _run_cli(["bench", "--engine", "reeval", "--engine", "tpjoin-eager", "--stream", f"{S1}={inputs / 'one'}",
+                     "--stream", f"{S2}={inputs / 'two'}", "--query", str(inputs / "q.rq"), "--concurrent", "3",
+                     "--repetitions", "1", "--min-time", "0", "--runner", "process", "--verify", "--out", str(out)])
+    assert code == 0
+    frame = store.load_results(out)
+    assert list(frame["concurrent"]) == [3, 3] and (frame["status"] == "ok").all()
+    assert set(frame["verdict"]) == {"agrees"} and (frame["events"] == 6).all()
 
 
 def test_the_streams_are_part_of_the_cells_identity(inputs, named_run, tmp_path):

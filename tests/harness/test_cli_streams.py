@@ -107,3 +107,77 @@ def test_a_bench_cell_over_named_windows_needs_its_streams(inputs):
     merged = {**cell, "streams": [["http://ex/s1", str(inputs / "one"), "one"], ["http://ex/s2", str(inputs / "two"), "two"]]}
     query, stream = _load_inputs(merged)
     assert [event.ts for event in stream.events] == [0, 1, 2, 2, 4, 5] and query.streams == ("http://ex/s1", "http://ex/s2")
+
+
+# several queries over named windows (DESIGN.md section 2, "Several queries"): the instants are the union's merge
+SECOND = """PREFIX : <http://ex/>
+SELECT ?y ?z FROM NAMED WINDOW :v1 ON :s2 [RANGE PT0.004S STEP PT0.001S]
+FROM NAMED WINDOW :v2 ON :s3 [RANGE PT0.002S STEP PT0.001S]
+WHERE { WINDOW :v1 { ?y :q ?z } WINDOW :v2 { ?z :r ?k } }
+"""
+
+
+@pytest.fixture
+def three(inputs):
+    write_stream(build_stream([(3, ["+ :y :r :k"])]), inputs / "three")
+    (inputs / "second.rq").write_text(SECOND)
+    return inputs
+
+
+def _three_streams(inputs):
+    return [*_streams(inputs), "--stream", f"http://ex/s3={inputs / 'three'}"]
+
+
+@pytest.mark.parametrize("engine", ["reeval", "tpjoin-lazy", "sparkwave", "oxigraph"])
+def test_run_takes_several_queries_over_the_union_of_their_streams(three, capsys, engine):
+    traces = three / "traces"
+    code, out, err = _run(capsys, "run", "--engine", engine, *_three_streams(three), "--query", str(three / "q.rq"),
+                          "--query", str(three / "second.rq"), "--trace", str(traces), "--json")
+    assert code == 0, err
+    summary = json.loads(out)
+    assert summary["engine"] == (f"{engine}+perquery" if engine == "oxigraph" else engine)
+    first = [json.loads(line) for line in (traces / "q.jsonl").read_text().splitlines()[1:]]
+    second = [json.loads(line) for line in (traces / "second.jsonl").read_text().splitlines()[1:]]
+    # one line per instant of the merge of s1, s2 (q's) and s3 (second's), in each query's trace
+    order = [("http://ex/s1", 0), ("http://ex/s2", 1), ("http://ex/s1", 2), ("http://ex/s2", 2), ("http://ex/s3", 3),
+             ("http://ex/s2", 4), ("http://ex/s1", 5)]
+    assert [(line["stream"], line["ts"]) for line in first] == order == [(line["stream"], line["ts"]) for line in second]
+    assert first[1]["added"] == [["<http://ex/a>", "<http://ex/b>", "<http://ex/x>", "<http://ex/k>"]]
+    # q reads no s3: at s3's event at ts 3 its w1 slides to ts 1..3, and ":a :p :b" (ts 0) leaves it
+    assert first[4]["removed"] == [["<http://ex/a>", "<http://ex/b>", "<http://ex/x>", "<http://ex/k>"]]
+    assert second[4]["added"] == [["<http://ex/b>", "<http://ex/y>"]]
+    # second reads no s1: at s1's event at ts 5 its v2 slides to ts 4..5, and ":y :r :k" (ts 3) leaves it
+    assert second[6]["removed"] == [["<http://ex/b>", "<http://ex/y>"]]
+
+
+@pytest.mark.parametrize("flags", [[], ["--per-query"]])
+def test_verify_checks_each_query_at_every_instant_of_the_union(three, capsys, flags):
+    code, out, err = _run(capsys, "verify", "--engine", "tpjoin-eager", *_three_streams(three), "--query",
+                          str(three / "q.rq"), "--query", str(three / "second.rq"), *flags, "--json")
+    assert code == 0, err
+    verdict = json.loads(out)
+    assert verdict["agrees"] and [row["checkpoints"] for row in verdict["queries"]] == [7, 7]
+
+
+@pytest.mark.parametrize("streams, message", [
+    (lambda d: _streams(d), "the window :v2 of query second reads <http://ex/s3>, which has no input"),
+    (lambda d: [*_three_streams(d), "--stream", f"http://ex/s4={d / 'two'}"],
+     "no window of the 2 queries reads <http://ex/s4>"),
+    (lambda d: [str(d / "one")], "the 2 queries read 3 streams"),
+])
+def test_stream_arguments_that_do_not_fit_the_queries_exit_2(three, capsys, streams, message):
+    arguments = streams(three)
+    if len(arguments) == 1:
+        arguments = ["--stream", arguments[0]]
+    code, _, err = _run(capsys, "run", "--engine", "reeval", *arguments, "--query", str(three / "q.rq"), "--query",
+                        str(three / "second.rq"))
+    assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_a_one_window_query_beside_queries_over_named_windows_exits_2(three, capsys):
+    """Formerly any second query beside one over named windows was refused; now only one whose events carry no stream."""
+    (three / "one.rq").write_text("# window: sliding:3:1\nPREFIX : <http://ex/>\nSELECT * WHERE { ?x :p ?y }\n")
+    code, _, err = _run(capsys, "run", "--engine", "reeval", *_three_streams(three), "--query", str(three / "q.rq"),
+                        "--query", str(three / "one.rq"))
+    assert code == 2 and err.count("\n") == 1
+    assert "query one has one window over one stream and query q is over named windows" in err

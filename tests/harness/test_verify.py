@@ -388,7 +388,7 @@ def test_a_stream_opened_from_disk_goes_to_the_spark_oracle_as_its_directory(mon
     session, calls = object(), []
     whole = sliding_stream()
 
-    def from_directory(spark, query, stream_dir, instants, *, max_events=None, validate=True):
+    def from_directory(spark, query, stream_dir, instants, *, max_events=None, validate=True, merge_order=None):
         calls.append((spark, query, stream_dir, list(instants), max_events))
         return oracle_answers(query, whole, instants=instants, oracle="rdflib")
 

@@ -138,3 +138,23 @@ def test_verify_with_the_spark_oracle_reads_the_merge_from_its_directories(spark
     directories = _write_apart(tmp_path, check.streams)
     result = verify("reeval", query, open_merged(query, directories), oracle="spark")
     assert result.agrees and result.oracle == "spark" and result.checkpoints == result.events == 8
+
+
+def test_verify_many_with_the_spark_oracle_merges_the_union_of_the_queries_streams(spark, tmp_path, monkeypatch):
+    """Two queries over s1, s2 and s2, s3 (DESIGN.md section 2, "Several queries"): each is checked at every instant
+    of the merge of all three, in the union's order, read from the directories on the executors."""
+    import oracles.spark
+    from harness.verify_many import verify_many
+    from tests.test_many_named_queries import Q1, Q2, STREAMS
+
+    def held_in_memory(*_args, **_kwargs):
+        raise AssertionError("the merged stream was read into the driver")
+
+    monkeypatch.setattr(oracles.spark, "oracle_answers", held_in_memory)
+    queries = [parse_query(Q1, name="q1"), parse_query(Q2, name="q2")]
+    directories = _write_apart(tmp_path, STREAMS)
+    results = verify_many("tpjoin-lazy", queries, open_merged(queries, directories), oracle="spark")
+    assert [(result.agrees, result.oracle, result.checkpoints) for result in results] == [(True, "spark", 6)] * 2
+    # the oracle merges the union: q1 alone over its own streams would have 4 instants, not 6
+    answers = _from_directories(spark, queries[0], directories, merge_order=list(directories))
+    assert len(answers) == 6 and len(_from_directories(spark, queries[0], directories)) == 4

@@ -83,10 +83,16 @@ def test_two_windows_over_one_stream_keep_a_triple_for_as_long_as_each_holds_it(
     assert engine.push(event(2, 5, S1, (x("a"), x("p"), x("b")))).added == [(x("a"), x("b"), x("c"))]
 
 
-def test_an_event_of_a_stream_no_window_reads_is_refused_by_name():
+def test_an_event_of_a_stream_no_window_reads_only_slides_the_windows():
+    """Another registered query's stream (DESIGN.md section 2, Several streams): its triples enter no window, but
+    its instant moves every window to its timestamp; an event naming no stream (not merged) is still refused."""
     engine = SparkwaveEngine(named_query("WINDOW :a { ?x :p ?y } WINDOW :b { ?y :q ?z }"))
+    engine.push(event(0, 0, S1, (x("a"), x("p"), x("b"))))
+    assert engine.push(event(1, 2, S2, (x("b"), x("q"), x("c")))).added == [(x("a"), x("b"), x("c"))]
+    assert not engine.push(event(2, 3, f"{EX}s3", (x("a"), x("p"), x("b")), (x("b"), x("q"), x("d"))))
+    assert engine.push(event(3, 4, f"{EX}s3")).removed == [(x("a"), x("b"), x("c"))]  # :a slid past ts 0
     with pytest.raises(StreamError, match="which no named window reads"):
-        engine.push(event(0, 0, f"{EX}s3", (x("a"), x("p"), x("b"))))
+        engine.push(event(4, 5, "", (x("a"), x("p"), x("b"))))
 
 
 def test_a_query_over_named_windows_shares_an_engine_with_such_queries_only():
