@@ -40,8 +40,8 @@ def test_engines_json_lists_capabilities(capsys):
     assert rows["reeval"] == {"windows": ["event", "sliding", "unbounded"], "deletions": True,
                               "entailment": ["none", "rdfs"], "static": True, "filters": True,
                               "output": "delta", "matches": True, "streams": 64,
-                              "shares": "the window store and its index, one per window and entailment, "
-                              "every query evaluated over it"}
+                              "shares": "the window store and its index, one per window (per stream and window for "
+                              "named windows) and entailment, every query evaluated over it"}
     assert rows["scan"]["matches"] is False
     assert rows["spectra-rev"]["shares"] == ""  # run with several queries: one instance per query
 
