@@ -16,6 +16,10 @@ rows added to and removed from the views, triples expired, matches found and rem
 calls, and the calls to ``View.__len__`` (SortAndCombine reads the sizes of the views); the automaton states'
 joins are summed unless ``--by-state``.
 
+``--gc`` adds, per pass and for the steady part alone, how many collections of each generation Python's garbage
+collector ran and the time they took (``gc.callbacks``): a collection of the oldest generation walks every object of
+the heap, so over a window of 10^7 triples one can take longer than the whole steady span.
+
     taskset -c 1 python -m benchmarks.diagnostics.tpjoin_lazy_eager_ab --stream results/runs/tpjoin-streams/snb-p200-message-rate1000 \
         --query generators/snb/queries/Q1_star.rq --window sliding:100s:1ms --max-events 8038 [--rounds 12] [--engines A B] [--counts [--by-state]]
 """
@@ -37,22 +41,55 @@ from engines.tpjoin import dictionary as dictionary_module
 from engines.tpjoin import incremental as incremental_module
 from engines.tpjoin import views as views_module
 from harness.bench.steady import fill_index
-from harness.streams.parquet_io import read_stream
+from harness.streams.reader import open_stream
 
 ENGINES = ("tpjoin-lazy", "tpjoin-eager")
 
 
-def timed_pass(engine_cls, query, stream, events, fill: int, clock=time.perf_counter_ns) -> tuple[float, float]:
-    """(seconds of the whole pass, seconds of its events from ``fill`` on), summed per push like the runner."""
+class CollectorLog:
+    """The collections Python's garbage collector runs while installed: per generation, how many and their seconds."""
+
+    def __init__(self) -> None:
+        self.counts = Counter()
+        self.seconds = Counter()
+        self._started = 0
+
+    def _callback(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._started = time.perf_counter_ns()
+        else:
+            self.counts[info["generation"]] += 1
+            self.seconds[info["generation"]] += (time.perf_counter_ns() - self._started) / 1e9
+
+    def __enter__(self):
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def line(self) -> str:
+        return ", ".join(f"gen{generation} {self.counts[generation]} in {self.seconds[generation]:.3f} s"
+                         for generation in sorted(self.counts)) or "none"
+
+
+def timed_pass(engine_cls, query, stream, events, fill: int, clock=time.perf_counter_ns,
+               steady_collections: CollectorLog | None = None) -> tuple[float, float]:
+    """(seconds of the whole pass, seconds of its events from ``fill`` on), summed per push like the runner;
+    ``steady_collections`` logs the collections from the fill point on."""
     gc.collect()
     engine = engine_cls(query, static=stream.static, schema=stream.schema)
     push = engine.push
     latencies = []
     append = latencies.append
-    for event in events:
+    for index, event in enumerate(events):
+        if index == fill and steady_collections is not None:
+            steady_collections.__enter__()
         before = clock()
         push(event)
         append(clock() - before)
+    if steady_collections is not None and len(events) > fill:
+        steady_collections.__exit__()
     return sum(latencies) / 1e9, sum(latencies[fill:]) / 1e9
 
 
@@ -61,7 +98,8 @@ def spread(values) -> str:
     return f"{median:.3f} [{q1:.3f}-{q3:.3f}] (n={len(values)})"
 
 
-def rounds(query, stream, events, fill: int, count: int, names: tuple[str, str], clock=time.perf_counter_ns) -> None:
+def rounds(query, stream, events, fill: int, count: int, names: tuple[str, str], clock=time.perf_counter_ns,
+           collections: bool = False) -> None:
     """``count`` rounds of one pass of A (``names[0]``) and one of B, B first in even rounds; ratios B / A."""
     a, b = names
     classes = [get_engine(a), get_engine(b)]
@@ -71,12 +109,15 @@ def rounds(query, stream, events, fill: int, count: int, names: tuple[str, str],
     print("|---|---|---|---|---|---|---|---|")
     for number in range(count):
         order = (1, 0) if number % 2 == 0 else (0, 1)
-        got = {side: timed_pass(classes[side], query, stream, events, fill, clock) for side in order}
+        logs = {side: CollectorLog() if collections else None for side in order}
+        got = {side: timed_pass(classes[side], query, stream, events, fill, clock, logs[side]) for side in order}
         (a_all, a_steady), (b_all, b_steady) = got[0], got[1]
         whole.append(b_all / a_all)
         steady.append(b_steady / a_steady)
         print(f"| {number} | {'AB'[order[0]]} | {a_all:.3f} | {b_all:.3f} | {a_steady:.3f} | {b_steady:.3f} | "
               f"{whole[-1]:.3f} | {steady[-1]:.3f} |", flush=True)
+        if collections:
+            print(f"|  | steady collections | A: {logs[0].line()} | B: {logs[1].line()} | | | | |", flush=True)
     print(f"\nB / A per round (above 1: A faster): whole pass {spread(whole)}, steady state {spread(steady)}")
 
 
@@ -190,9 +231,11 @@ def main(argv=None) -> None:
                              "spent waiting for the core on a machine with more runnable processes than cores")
     parser.add_argument("--counts", action="store_true", help="count the work of one pass of each instead of timing")
     parser.add_argument("--by-state", action="store_true", help="with --counts: every automaton state's joins apart")
+    parser.add_argument("--gc", action="store_true", help="log the garbage collector's collections in each pass's steady part")
     args = parser.parse_args(argv)
-    stream = read_stream(args.stream)
-    events = stream.events[: args.max_events] if args.max_events else stream.events
+    # only the events timed are read and held: a paper-scale stream's tail beyond them is never decoded
+    stream = open_stream(args.stream, max_events=args.max_events or None)
+    events = list(stream.events)
     query = load_query(args.query, window=args.window)
     fill = fill_index([event.ts for event in events], query.window)
     if fill is None:
@@ -203,7 +246,7 @@ def main(argv=None) -> None:
         counts(query, stream, events, fill, args.by_state)
     else:
         clock = time.thread_time_ns if args.clock == "cpu" else time.perf_counter_ns
-        rounds(query, stream, events, fill, args.rounds, tuple(args.engines), clock)
+        rounds(query, stream, events, fill, args.rounds, tuple(args.engines), clock, args.gc)
 
 
 if __name__ == "__main__":
