@@ -179,8 +179,6 @@ def _time_cell(task: dict, facts: dict) -> dict:
     passes.settle()
     if progress is not None:
         progress()
-    # counted after the timed passes: what the count allocates and frees must not sit in the baseline the engine reuses
-    row["window_triples"] = window_triples(stream, query)
     row.update(status=status, error=error, **_public(facts))
     row.update(latency_summary(passes.sketch))
     row["events_fed"] = passes.fed()
@@ -196,6 +194,10 @@ def _time_cell(task: dict, facts: dict) -> dict:
         row["stats"] = json.dumps(passes.engine.stats(), sort_keys=True)
     if passes.engine is not None:
         close_engine(passes.engine)
+        passes.engine = None
+    # counted after the timed passes (what the count allocates and frees must not sit in the baseline the engine
+    # reuses) and once the engine is freed: the count holds O(window) too, which would stack on the engine's
+    row["window_triples"] = window_triples(stream, query)
     if stderr is not None:
         row["engine_stderr"] = stderr.tail_and_remove()
         # the first pass's samples and its end: a child being forked copies this process's pages for a moment

@@ -101,7 +101,7 @@ def distinct_triples(files: list[Path], batch_rows: int, first_row: int, end_row
         keys |= codes[1].astype(np.int64) << widths[2]
         keys |= codes.pop()
         return _distinct_sorted(keys)
-    return int(np.unique(np.stack(codes, axis=1), axis=0).shape[0])
+    return distinct_rows(codes)
 
 
 def _numbered(dictionaries: list[pa.Array], indices: list[np.ndarray]) -> tuple[np.ndarray, int]:
@@ -114,8 +114,22 @@ def _numbered(dictionaries: list[pa.Array], indices: list[np.ndarray]) -> tuple[
 
 
 def _distinct_sorted(keys: np.ndarray) -> int:
-    """How many distinct values ``keys`` holds, sorting it in place (``np.unique`` hashes, and took 9 times as long)."""
+    """How many distinct values ``keys`` holds, sorting it in place.
+
+    numpy 2.4's ``np.unique`` hashes: 31-37 s for 10^7 int64 keys, where the sort took 0.4 s (one loaded core)."""
     if not keys.size:
         return 0
     keys.sort()
     return 1 + int(np.count_nonzero(keys[1:] != keys[:-1]))
+
+
+def distinct_rows(columns: list[np.ndarray]) -> int:
+    """How many distinct rows the equally long ``columns`` hold (a sort of the rows, the first column first)."""
+    if not len(columns[0]):
+        return 0
+    order = np.lexsort(columns[::-1])
+    changed = np.zeros(len(order) - 1, dtype=bool)
+    for column in columns:
+        ordered = column[order]
+        changed |= ordered[1:] != ordered[:-1]
+    return 1 + int(np.count_nonzero(changed))

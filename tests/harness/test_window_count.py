@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 from hypothesis import HealthCheck, given, settings
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from harness.streams import write_stream
 from harness.streams.reader import open_stream
-from harness.streams.window_count import row_groups_from
+from harness.streams.window_count import distinct_rows, row_groups_from
 from tests.strategies import streams
 
 
@@ -72,3 +73,9 @@ def test_a_window_at_the_end_reads_the_row_groups_of_the_last_file_only(tmp_path
         ("part-00003.parquet", 1), ("part-00003.parquet", 2)]
     assert source.distinct_triples_from(33) == 7
     assert source.distinct_triples_from(0, since_ts=31) == 9
+
+
+@given(rows=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 2**40), st.integers(-2, 2)), max_size=40))
+def test_distinct_rows_of_columns_too_wide_for_one_key_are_a_set_of_tuples(rows):
+    columns = [np.array([row[k] for row in rows], dtype=np.int64) for k in range(3)]
+    assert distinct_rows(columns) == len(set(rows))
