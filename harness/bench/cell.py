@@ -124,9 +124,9 @@ def _public(facts: dict) -> dict:
 def _time_cell(task: dict, facts: dict) -> dict:
     from common.errors import EngineFailure, EnvironmentProblem
     from harness.bench.matrix import PER_QUERY, engine_class
-    from harness.bench.steady import query_fill_index, window_triples
+    from harness.bench.steady import query_fill_point, window_triples
     from harness.engines_setup import close_engine, engine_class_for
-    from harness.streams.event_index import facts_of, rows_before
+    from harness.streams.event_index import facts_of
 
     cell = task["cell"]
     load_started = time.perf_counter()
@@ -139,14 +139,15 @@ def _time_cell(task: dict, facts: dict) -> dict:
         engine_cls = engine_class_for(engine_class(cell["engine"]), query, stream)
     timeline = facts_of(stream)  # a few numbers from one scan: the cell keeps no per-event array of the stream
     events = timeline.events
-    fill = query_fill_index(stream, query)  # a scan that stops at the fill point
+    fill = query_fill_point(stream, query)  # a scan that stops at the fill point, counting the rows before it
     row = {"load_s": time.perf_counter() - load_started, "events": events, "triples": timeline.triples,
            "engine_module_preloaded": engine_cls.__module__ in facts["modules_at_start"]}
     external = _out_of_process(engine_cls)
     stderr = _StderrFile() if external else None
     options = {"stderr_path": stderr.path} if stderr else {}
     passes = Passes(engine_cls, query, stream, min_time_s=task.get("min_time_s", 0.0), rate=task.get("rate", 0.0),
-                    rate_lag_s=task.get("rate_lag_s", 1.0), options=options, fill=fill)
+                    rate_lag_s=task.get("rate_lag_s", 1.0), options=options,
+                    fill=fill.event if fill is not None else None)
     progress = _progress_writer(task.get("progress_path"), passes.fed, events)
     sampler = RssSampler(task["rss_hz"], memory_cap_bytes=task["memory_bytes"], progress=progress, count=passes.fed,
                          children=external).start()
@@ -178,14 +179,12 @@ def _time_cell(task: dict, facts: dict) -> dict:
     passes.settle()
     if progress is not None:
         progress()
-    # counted after the timed passes: what the count allocates and frees must not sit in the baseline the engine reuses
-    row["window_triples"] = window_triples(stream, query)
     row.update(status=status, error=error, **_public(facts))
     row.update(latency_summary(passes.sketch))
     row["events_fed"] = passes.fed()
     loop_start = first_end.get("start")
     if status == "ok":
-        triples_after_fill = timeline.triples - rows_before(stream, fill) if fill is not None else 0
+        triples_after_fill = timeline.triples - fill.rows_before if fill is not None else 0
         row.update(passes.row(triples_after_fill))
         from harness.projection import Projection
 
@@ -195,6 +194,10 @@ def _time_cell(task: dict, facts: dict) -> dict:
         row["stats"] = json.dumps(passes.engine.stats(), sort_keys=True)
     if passes.engine is not None:
         close_engine(passes.engine)
+        passes.engine = None
+    # counted after the timed passes (what the count allocates and frees must not sit in the baseline the engine
+    # reuses) and once the engine is freed: the count holds O(window) too, which would stack on the engine's
+    row["window_triples"] = window_triples(stream, query)
     if stderr is not None:
         row["engine_stderr"] = stderr.tail_and_remove()
         # the first pass's samples and its end: a child being forked copies this process's pages for a moment

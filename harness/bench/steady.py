@@ -12,7 +12,8 @@ longer holds its own stream's first event; the window triples are each window's 
 summed (each window is a graph of its own).
 
 A cell finds the fill point before its passes, by a scan of the timestamps that stops there
-(``fill_point``), and its passes add up the latencies from there on as they go
+(``fill_point``, which counts the rows before it on the way: the triples of the steady tail are the
+stream's less those), and its passes add up the latencies from there on as they go
 (``harness.bench.latencies``): no per-event array of the stream is kept.
 
 These functions are what the cell records (``steady_*`` columns), which the paper claims are judged
@@ -22,12 +23,21 @@ from (``harness.claims``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 if TYPE_CHECKING:
     from engines.model.stream import Window
+
+
+@dataclass(frozen=True)
+class FillPoint:
+    """The first instant of steady state (``event``, its number) and the rows (updates) of the events before it."""
+
+    event: int
+    rows_before: int
 
 
 def fill_index(timestamps: Sequence[int], window: Window, first: int | None = None) -> int | None:
@@ -43,18 +53,18 @@ def fill_index(timestamps: Sequence[int], window: Window, first: int | None = No
     return int(beyond[0]) if len(beyond) else None
 
 
-def fill_point(stream, window: Window, first: int | None = None) -> int | None:
-    """``fill_index`` of the stream's timestamps, found by a scan that stops at the piece holding it (O(batch))."""
+def fill_point(stream, window: Window, first: int | None = None) -> FillPoint | None:
+    """``fill_index`` of the stream's timestamps and the rows before it, from one scan that stops there (O(batch))."""
     from harness.streams.event_index import facts_of, first_event_where
 
     facts = facts_of(stream)
     if window.kind == "event":
-        return 0 if facts.events else None
+        return FillPoint(0, 0) if facts.events else None
     if window.kind != "sliding" or not facts.events:
         return None
     first = facts.first_ts if first is None else first
     found = first_event_where(stream, lambda stamps: ((stamps - window.range_ms) // window.slide_ms + 1) * window.slide_ms > first)
-    return None if found is None else found[0]
+    return None if found is None else FillPoint(*found)
 
 
 def steady_columns(tails: list[tuple[int, int]], triples_after_fill: int, passes: int) -> dict:
@@ -71,8 +81,8 @@ def steady_columns(tails: list[tuple[int, int]], triples_after_fill: int, passes
             "steady_triples_per_s": triples_after_fill * len(timed) / seconds if seconds > 0 else None}
 
 
-def query_fill_index(stream, query) -> int | None:
-    """The first instant of steady state of ``query`` over ``stream`` (a ``MergedStream`` for named windows)."""
+def query_fill_point(stream, query) -> FillPoint | None:
+    """The first instant of steady state of ``query`` over ``stream`` (a ``MergedStream`` for named windows), rows before it too."""
     from harness.streams.event_index import facts_of
 
     if not query.named_windows:
@@ -86,7 +96,7 @@ def query_fill_index(stream, query) -> int | None:
         if fill is None:
             return None
         fills.append(fill)
-    return max(fills, default=0 if facts_of(stream).events else None)
+    return max(fills, key=lambda fill: fill.event, default=FillPoint(0, 0) if facts_of(stream).events else None)
 
 
 def window_triples(stream, query) -> int:

@@ -4,7 +4,7 @@ What a run needs to know before its first event (how many events, the instants a
 sliding window drops events, whether the stream deletes, each event's size for the steady-state
 rate) is a scan of ``event``, ``ts`` and ``op``, in pieces of whole events, one a batch
 (``index_chunks``). A bench cell folds the pieces as they come: ``TimelineFacts`` (a few numbers)
-and scans that stop at the event they look for (``first_event_where``, ``rows_before``), so it holds
+and a scan that stops at the event it looks for, counting the rows before it (``first_event_where``), so it holds
 O(batch) of the timeline. ``scan_index`` keeps the pieces whole, 17 bytes an event: verification
 needs every event's time and size to place its checkpoints, and a merge of several streams
 (``harness.streams.merged``) sorts its sources' timestamps together, so those hold O(events).
@@ -166,16 +166,3 @@ def first_event_where(stream, holds: Callable[[np.ndarray], np.ndarray]) -> tupl
         events += piece.events
         rows += piece.triples
     return None
-
-
-def rows_before(stream, event: int) -> int:
-    """How many rows (updates) the events before ``event`` hold; the scan stops there."""
-    if event <= 0:
-        return 0
-    events = rows = 0
-    for piece in timeline_chunks(stream):
-        if events + piece.events >= event:
-            return rows + int(piece.sizes[: event - events].sum())
-        events += piece.events
-        rows += piece.triples
-    return rows

@@ -16,7 +16,7 @@ from engines.model.query import load_query
 from harness.bench import store
 from harness.bench.config import config_from_table, load_config
 from harness.bench.datasets import generated_keys, stream_name
-from harness.bench.steady import query_fill_index, window_triples
+from harness.bench.steady import query_fill_point, window_triples
 from harness.streams import write_stream
 from harness.streams.merged import open_merged
 from tests.conformance.checks import build_stream
@@ -53,11 +53,11 @@ def test_the_merged_instants_decide_window_triples_and_steady_state(inputs):
     # cut to 5 instants the last is ts 4: w1 [2, 4] holds s1's ts-2 event (not its ts-0 one), w2 s2's ts-4 event
     assert window_triples(merged.limited(5), query) == 2
     # w1 leaves s1's first event (ts 0) at ts 3 (instant 4), w2 leaves s2's (ts 1) at ts 4 (instant 4)
-    assert query_fill_index(merged, query) == 4
+    assert query_fill_point(merged, query).event == 4
     # w2 over 1 ms sliding by 1 ms leaves s2's first event at ts 2 (instant 2): every window is full at the later, 4
     (inputs / "short.rq").write_text(QUERY.replace("[RANGE PT0.004S TUMBLING]", "[RANGE PT0.001S STEP PT0.001S]"))
     narrow = load_query(inputs / "short.rq")
-    assert query_fill_index(open_merged(narrow, {S1: str(inputs / "one"), S2: str(inputs / "two")}), narrow) == 4
+    assert query_fill_point(open_merged(narrow, {S1: str(inputs / "one"), S2: str(inputs / "two")}), narrow).event == 4
 
 
 def test_a_workload_names_a_directory_or_a_generated_stream_per_iri(inputs, tmp_path):

@@ -21,7 +21,7 @@ from harness.bench.latencies import PassLatencies
 from harness.bench.pacing import Arrivals
 from harness.bench.quantiles import RELATIVE_ERROR, LatencySketch
 from harness.bench.steady import fill_index, fill_point, steady_columns
-from harness.streams.event_index import EventIndex, TimelineFacts, rows_before
+from harness.streams.event_index import EventIndex, TimelineFacts
 from tests.harness.test_bench_measures import _task
 
 QS = [0, 1, 25, 50, 95, 99, 99.9, 100]
@@ -111,13 +111,16 @@ def test_streaming_steady_rates_equal_the_whole_arrays(cell, index_cuts, fold_cu
     stamps, sizes, latencies, count, window = cell
     events = len(stamps)
     stream = _PiecewiseStream(stamps, sizes, index_cuts)
-    fill = fill_point(stream, window)
+    point = fill_point(stream, window)
+    fill = point.event if point is not None else None
     assert fill == fill_index(stamps, window)
+    # the rows before the fill point come from the same scan, as the whole array counts them
+    assert point is None or point.rows_before == int(sizes[:fill].sum())
     expected = _old_steady_columns(latencies, events, count, sizes, fill)
     sketch = LatencySketch()
     passes = [_folded(latencies[k * events:(k + 1) * events], fold_cuts, sketch, steady_from=fill) for k in range(count)]
     facts = TimelineFacts.of(stream.index_chunks())
-    triples_after_fill = facts.triples - rows_before(stream, fill) if fill is not None else 0
+    triples_after_fill = facts.triples - point.rows_before if point is not None else 0
     got = steady_columns([(one.steady_events, one.steady_ns) for one in passes], triples_after_fill, count)
     assert got["steady_events"] == expected["steady_events"]
     for name in ("steady_events_per_s", "steady_triples_per_s"):

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from common.errors import StreamError, TermError
 from engines.model.stream import Window
-from harness.bench.steady import fill_index, fill_point, retained_triples
+from harness.bench.steady import FillPoint, fill_index, fill_point, retained_triples
 from harness.cli import main
 from harness.streams import read_stream, write_stream
 from harness.streams.event_index import TimelineFacts, timeline_of
@@ -52,7 +52,9 @@ def test_a_pass_in_batches_gives_the_events_of_a_whole_read(tmp_path_factory, st
     # what a bench cell reads, from scans in pieces, before anything builds the whole index
     assert source.facts() == TimelineFacts.of([timeline_of(cut)])
     for window in (Window.sliding(3, 1), Window.sliding(1, 1), Window("event"), Window("unbounded")):
-        assert fill_point(source, window) == fill_index([event.ts for event in expected], window)
+        fill = fill_index([event.ts for event in expected], window)
+        rows = None if fill is None else sum(len(event.updates) for event in expected[:fill])
+        assert fill_point(source, window) == (None if fill is None else FillPoint(fill, rows))
         assert retained_triples(source, window) == retained_triples(cut, window)  # counted from rows, and from events
     assert source._index is None
     assert tuple(source.events) == expected
