@@ -6,7 +6,7 @@
 #   taskset -c 0 bash benchmarks/tpjoin_streams.sh     (from the repository root)
 set -euo pipefail
 out=results/runs/tpjoin-streams
-python=${PYTHON:-/work/main/.venv/bin/python}
+python=${PYTHON:-.venv/bin/python}   # the repository's venv (make install); PYTHON=... for another
 gen() { local name=$1; shift; [ -f "$out/$name/stream.json" ] || "$python" -m harness generate "$@" --no-spark --out "$out/$name"; }
 mkdir -p "$out"
 # LSBench post events (10-14 triples each) of users u900-u1099, 1000 triples per second of stream time: figure 7's
