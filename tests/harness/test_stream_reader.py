@@ -23,21 +23,11 @@ from harness.streams.event_index import TimelineFacts, timeline_of
 from harness.streams.reader import open_stream
 from harness.streams.table import TermCache
 from tests.strategies import streams
+from tests.stream_files import split_events
 
 S, P, OBJ = "<http://ex.org/s>", "<http://ex.org/p>", "<http://ex.org/o>"
 SCHEMA = pa.schema([("event", pa.int64()), ("ts", pa.int64()), ("op", pa.int8()),
                     ("s", pa.string()), ("p", pa.string()), ("o", pa.string())])
-
-
-def _split(directory: Path, cuts: list[int]) -> None:
-    """Rewrite the stream's one events file as several part files cut at the given rows (events may straddle files)."""
-    events = directory / "events"
-    table = pq.read_table(next(events.iterdir()))
-    for path in events.iterdir():
-        path.unlink()
-    bounds = [0, *sorted(c for c in set(cuts) if 0 < c < table.num_rows), table.num_rows]
-    for number, (start, end) in enumerate(zip(bounds, bounds[1:])):
-        pq.write_table(table.slice(start, end - start), events / f"part-{number:05d}.parquet", row_group_size=3)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture], derandomize=True)
@@ -45,7 +35,7 @@ def _split(directory: Path, cuts: list[int]) -> None:
        cuts=st.lists(st.integers(0, 40), max_size=3), limit=st.one_of(st.none(), st.integers(1, 12)))
 def test_a_pass_in_batches_gives_the_events_of_a_whole_read(tmp_path_factory, stream, batch_rows, cuts, limit):
     directory = write_stream(stream, tmp_path_factory.mktemp("s") / "stream")
-    _split(directory, cuts)
+    split_events(directory, cuts)
     source = open_stream(directory, batch_rows=batch_rows, max_events=limit)
     expected = stream.events[:limit]
     cut = stream.__class__(expected, stream.static, stream.schema, {})

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -14,18 +12,7 @@ from harness.streams import write_stream
 from harness.streams.reader import open_stream
 from harness.streams.window_count import distinct_rows, row_groups_from
 from tests.strategies import streams
-
-
-def _rewrite(directory: Path, cuts: list[int], group_rows: int) -> pa.Table:
-    """The stream's one events file rewritten as part files cut at ``cuts`` with row groups of ``group_rows``; its rows."""
-    events = directory / "events"
-    table = pq.read_table(next(events.iterdir()))
-    for path in events.iterdir():
-        path.unlink()
-    bounds = [0, *sorted(c for c in set(cuts) if 0 < c < table.num_rows), table.num_rows]
-    for number, (start, end) in enumerate(zip(bounds, bounds[1:])):
-        pq.write_table(table.slice(start, end - start), events / f"part-{number:05d}.parquet", row_group_size=group_rows)
-    return table
+from tests.stream_files import split_events
 
 
 def _set_of_rows(table: pa.Table, first_row: int, end_row: int, since_ts: int | None) -> int:
@@ -42,7 +29,7 @@ def _set_of_rows(table: pa.Table, first_row: int, end_row: int, since_ts: int | 
 def test_the_count_from_the_row_groups_that_hold_the_window_is_the_set_of_its_rows(
         tmp_path_factory, stream, group_rows, batch_rows, cuts, limit, first_row, since_ts):
     directory = write_stream(stream, tmp_path_factory.mktemp("s") / "stream")
-    table = _rewrite(directory, cuts, group_rows)
+    table = split_events(directory, cuts, group_rows)
     source = open_stream(directory, batch_rows=batch_rows, max_events=limit)
     end_row = source.facts().triples
     assert source.distinct_triples_from(first_row, since_ts) == _set_of_rows(table, first_row, end_row, since_ts)
@@ -64,7 +51,7 @@ def test_a_window_at_the_end_reads_the_row_groups_of_the_last_file_only(tmp_path
     events = tuple(Event(number, number, (Update(1, f"<http://ex.org/s{number}>", "<http://ex.org/p>",
                                                  f'"{number % 7}"'),)) for number in range(40))
     directory = write_stream(Stream(events, (), (), {}), tmp_path / "stream")
-    _rewrite(directory, [10, 20, 30], 4)
+    split_events(directory, [10, 20, 30], 4)
     source = open_stream(directory)
     # part 3 holds rows 30-39 in groups of 4: rows 30-33, 34-37, 38-39
     assert [(path.name, group, row) for path, _, group, row in row_groups_from(source.files, 33, 40)] == [
