@@ -7,6 +7,12 @@ the last such term loaded; streams without such pairs get exact answers.
 
 A query over named windows keeps window k in the named graph ``urn:cgpm:window:k`` (each closed on its
 own under rdfs) and the static graph in the default graph, and its SPARQL reads them with GRAPH.
+
+pyoxigraph's in-memory store keeps every removed quad as an old version (``clear`` and ``optimize`` keep
+them too), and a pattern's scan walks them: left alone, an event's query would cost O(stream), not O(window)
+(0.6 ms an event of 24 triples at the start, 5 ms after 40,000 events). So the live quads are copied into a
+fresh store once the removals since the last copy reach twice their number (at least ``COPY_FLOOR``): a copy
+costs O(live), paid for by the removals before it, and the term caches are cut to the live terms then.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ from engines.window_state import WindowState
 
 _DEFAULT_GRAPH = ox.DefaultGraph()
 _PROBE = ox.NamedNode("urn:cgpm:probe")
+COPY_FLOOR = 4096  # removals before the first copy: below it a copy would cost more than the old versions do
+COPY_FACTOR = 2    # then a copy once the removals since the last are this many times the quads it copied
 
 
 class OxigraphEngine:
@@ -55,8 +63,10 @@ class OxigraphEngine:
         self.solution_variables = [ox.Variable(sparql_variable(v)[1:]) for v in query.variables]
         self.to_input: dict[object, str] = {}
         self._to_store: dict[str, object] = {}
-        self._scratch = ox.Store()
         self.current: set[Mapping] = set()
+        self.removed_since_copy = 0
+        self.copy_after = COPY_FLOOR
+        self.copies = 0
         self._first = True
         # static triples are in every instant's graph: the stream's updates to them change D, never G
         self.static = frozenset(static)
@@ -87,12 +97,14 @@ class OxigraphEngine:
             self.to_input[converted] = term
         return converted
 
-    def _as_stored(self, literal):
-        """The literal as the store gives it back (oxigraph canonicalises typed literals on insert)."""
-        self._scratch.add(ox.Quad(_PROBE, _PROBE, literal, _DEFAULT_GRAPH))
-        stored = next(iter(self._scratch)).object
-        self._scratch.clear()
-        return stored
+    @staticmethod
+    def _as_stored(literal):
+        """The literal as the store gives it back (oxigraph canonicalises typed literals on insert).
+
+        A fresh store each time (0.6 us): one store cleared after each probe would keep every probe's old version."""
+        scratch = ox.Store()
+        scratch.add(ox.Quad(_PROBE, _PROBE, literal, _DEFAULT_GRAPH))
+        return next(iter(scratch)).object
 
     def _load(self, triples: set[Triple], *, add: bool, closure, graph=_DEFAULT_GRAPH) -> None:
         if closure is not None:
@@ -104,6 +116,23 @@ class OxigraphEngine:
                 self.store.add(quad)
             else:
                 self.store.remove(quad)
+        if not add:
+            self.removed_since_copy += len(triples)
+
+    def _copy_if_due(self) -> None:
+        """A fresh store holding the live quads, once the removals since the last copy are ``COPY_FACTOR`` times as many."""
+        if self.removed_since_copy < self.copy_after:
+            return
+        live = list(self.store)
+        self.store = ox.Store()
+        self.store.extend(live)
+        terms = {term for quad in live for term in (quad.subject, quad.predicate, quad.object)}
+        # an answer only holds terms of live quads: the spellings of the others can go, and the cache is rebuilt
+        self.to_input = {term: spelling for term, spelling in self.to_input.items() if term in terms}
+        self._to_store = {}
+        self.removed_since_copy = 0
+        self.copy_after = max(COPY_FLOOR, COPY_FACTOR * len(live))
+        self.copies += 1
 
     def push(self, event: Event) -> Delta:
         if self.named:
@@ -114,6 +143,7 @@ class OxigraphEngine:
                 self._load(removed, add=False, closure=closure, graph=graph)
                 self._load(added, add=True, closure=closure, graph=graph)
             self._first = False
+            self._copy_if_due()
             return self._evaluate()
         added, removed = self.window.advance(event)
         if self.static:  # the store is a set: deleting a static triple that the stream also held would drop it
@@ -123,6 +153,7 @@ class OxigraphEngine:
         self._first = False  # before the first event M is empty, so static-only answers appear at the first
         self._load(removed, add=False, closure=self.closure)
         self._load(added, add=True, closure=self.closure)
+        self._copy_if_due()
         return self._evaluate()
 
     def _evaluate(self) -> Delta:
