@@ -25,6 +25,7 @@ from functools import lru_cache
 import pyoxigraph as ox
 
 from common.errors import QueryError
+from common.oxigraph_store import CopyingStore
 from engines.model.stream import Call, ContinuousQuery, Expr, Mapping, TermExpr, Triple, is_variable
 from oracles import OracleLimitation, nterms
 
@@ -128,7 +129,7 @@ class OxigraphOracle:
         self.query = query
         self.text = _query_text(query.where_sparql, query.patterns, query.variables)
         self.reads_lexical_form = any(_reads_lexical_form(f) for f in query.filters)
-        self.store = ox.Store()
+        self.store = CopyingStore()  # pyoxigraph keeps removed quads' old versions: a copy drops them
         self.content: set[Triple] = set()
         self._stored_as: dict[str, str] = {}  # input term -> canonical string of what the store gives back
         self._inputs_of: dict[str, set[str]] = defaultdict(set)  # stored canonical -> input terms stored as it
@@ -174,6 +175,7 @@ class OxigraphOracle:
             quads.append(self._quad(triple))
         self.store.extend(quads)
         self.content = wanted
+        self.store.copy_if_due()
 
     def rewritten_terms(self) -> set[str]:
         """Input terms (data and query constants seen so far) that Oxigraph stores differently."""

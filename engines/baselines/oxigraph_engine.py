@@ -8,11 +8,9 @@ the last such term loaded; streams without such pairs get exact answers.
 A query over named windows keeps window k in the named graph ``urn:cgpm:window:k`` (each closed on its
 own under rdfs) and the static graph in the default graph, and its SPARQL reads them with GRAPH.
 
-pyoxigraph's in-memory store keeps every removed quad as an old version (``clear`` and ``optimize`` keep
-them too), and a pattern's scan walks them: left alone, an event's query would cost O(stream), not O(window)
-(0.6 ms an event of 24 triples at the start, 5 ms after 40,000 events). So the live quads are copied into a
-fresh store once the removals since the last copy reach twice their number (at least ``COPY_FLOOR``): a copy
-costs O(live), paid for by the removals before it, and the term caches are cut to the live terms then.
+The store follows the window by difference; ``common.oxigraph_store.CopyingStore`` keeps pyoxigraph's old
+versions of removed quads from piling up (without it an event's query would cost O(stream)). When it copies,
+the term caches are cut to the live terms too.
 """
 
 from __future__ import annotations
@@ -22,6 +20,7 @@ from collections.abc import Iterable
 
 import pyoxigraph as ox
 
+from common.oxigraph_store import CopyingStore
 from engines.model.sparql_text import select_all_text, sparql_variable
 from engines.model.stream import WINDOW_GRAPH, ContinuousQuery, Delta, Event, Mapping, Triple
 from engines.model.terms import literal_parts
@@ -32,8 +31,6 @@ from engines.window_state import WindowState
 
 _DEFAULT_GRAPH = ox.DefaultGraph()
 _PROBE = ox.NamedNode("urn:cgpm:probe")
-COPY_FLOOR = 4096  # removals before the first copy: below it a copy would cost more than the old versions do
-COPY_FACTOR = 2    # then a copy once the removals since the last are this many times the quads it copied
 
 
 class OxigraphEngine:
@@ -51,7 +48,7 @@ class OxigraphEngine:
         self, query: ContinuousQuery, *, static: Iterable[Triple] = (), schema: Iterable[Triple] = (), **options
     ) -> None:
         self.query = query
-        self.store = ox.Store()
+        self.store = CopyingStore()
         self.named = bool(query.named_windows)
         self.window = NamedWindowsState(query.named_windows) if self.named else WindowState(query.window)
         closed_with = Schema(schema) if query.entailment == "rdfs" else None
@@ -64,9 +61,6 @@ class OxigraphEngine:
         self.to_input: dict[object, str] = {}
         self._to_store: dict[str, object] = {}
         self.current: set[Mapping] = set()
-        self.removed_since_copy = 0
-        self.copy_after = COPY_FLOOR
-        self.copies = 0
         self._first = True
         # static triples are in every instant's graph: the stream's updates to them change D, never G
         self.static = frozenset(static)
@@ -116,23 +110,15 @@ class OxigraphEngine:
                 self.store.add(quad)
             else:
                 self.store.remove(quad)
-        if not add:
-            self.removed_since_copy += len(triples)
 
     def _copy_if_due(self) -> None:
-        """A fresh store holding the live quads, once the removals since the last copy are ``COPY_FACTOR`` times as many."""
-        if self.removed_since_copy < self.copy_after:
+        live = self.store.copy_if_due()
+        if live is None:
             return
-        live = list(self.store)
-        self.store = ox.Store()
-        self.store.extend(live)
         terms = {term for quad in live for term in (quad.subject, quad.predicate, quad.object)}
         # an answer only holds terms of live quads: the spellings of the others can go, and the cache is rebuilt
         self.to_input = {term: spelling for term, spelling in self.to_input.items() if term in terms}
         self._to_store = {}
-        self.removed_since_copy = 0
-        self.copy_after = max(COPY_FLOOR, COPY_FACTOR * len(live))
-        self.copies += 1
 
     def push(self, event: Event) -> Delta:
         if self.named:
