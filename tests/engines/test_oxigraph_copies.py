@@ -10,6 +10,7 @@ oracle, whose store follows M's graph instant by instant, must still agree with 
 from __future__ import annotations
 
 import pytest
+from pyoxigraph import DefaultGraph, NamedNode, Quad
 
 from common import oxigraph_store
 from engines.baselines.oxigraph_engine import OxigraphEngine
@@ -62,18 +63,38 @@ def test_a_copy_holds_the_live_quads_and_waits_for_twice_as_many_removals(monkey
     monkeypatch.setattr(oxigraph_store, "COPY_FLOOR", 4)
     query = parse_query("PREFIX : <http://ex/> SELECT * WHERE { ?s :p ?o }", window="sliding:3s:1s")
     engine = OxigraphEngine(query)
-    copies = []
+    removed_before_copy = []
     for second in range(40):
-        # three triples an event, each kept three seconds: the window holds 9 at most
+        # three triples an event, each kept three seconds: the window holds 9, and from the fourth event 3 leave
+        removed_before = engine.store.removed_since_copy
+        copies = engine.store.copies
         engine.push(Event(second, second * 1000, tuple(Update(INSERT, f"<http://ex/s{second}-{k}>", P, "<http://ex/o>")
                                                         for k in range(3))))
-        before = {(q.subject, q.predicate, q.object) for q in engine.store}
-        copies.append(engine.store.copies)
-        assert len(before) == len(engine.window)
-        assert engine.store.removed_since_copy < max(4, engine.store.copy_after)
-    assert copies[-1] >= 3  # 111 removals, a copy at most every max(4, 2 * 9) of them
-    assert engine.store.copy_after == max(4, 2 * 9)
+        if engine.store.copies > copies:
+            removed_before_copy.append(removed_before + 3)
+        held = {(q.subject, q.predicate, q.object) for q in engine.store}
+        assert len(held) == engine.store.live == len(engine.window)
+        assert engine.store.removed_since_copy < engine.store.copy_after == max(4, 2 * len(engine.window))
+    # 111 removals, a copy each time they reach twice the 9 quads held: 18 = 6 events of 3
+    assert removed_before_copy == [18] * 6
     assert len(engine.answers()) == 9
+
+
+def test_the_first_copy_waits_for_twice_the_live_quads_not_only_the_floor(monkeypatch):
+    # a large window removes a few quads an event: copying it at the floor would cost O(window) every few events
+    monkeypatch.setattr(oxigraph_store, "COPY_FLOOR", 4)
+    store = oxigraph_store.CopyingStore()
+    quads = [Quad(NamedNode(f"http://ex/s{n}"), NamedNode("http://ex/p"), NamedNode("http://ex/o"), DefaultGraph())
+             for n in range(100)]
+    store.extend(quads)
+    for quad in quads[:50]:
+        store.remove(quad)
+        assert store.copy_if_due() is None  # 50 removals < 2 x 50 live
+    store.extend(quads[:50])
+    for quad in quads[:67]:
+        store.remove(quad)
+    live = store.copy_if_due()  # 117 removals >= 2 x 33 live
+    assert live is not None and set(live) == set(quads[67:]) and store.live == 33 and store.removed_since_copy == 0
 
 
 def test_a_merged_literal_keeps_its_latest_spelling_across_copies(copy_at_every_removal):
