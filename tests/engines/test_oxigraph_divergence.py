@@ -16,6 +16,17 @@ from engines.baselines.reeval import ReevalEngine
 from engines.model.query import parse_query
 from tests.conformance.checks import build_stream
 
+ONE, ZERO_ONE = '"1"^^<http://www.w3.org/2001/XMLSchema#integer>', '"01"^^<http://www.w3.org/2001/XMLSchema#integer>'
+
+
+def spellings_after_each_event(engine, stream) -> list[set[str]]:
+    """The spellings of ``?n`` in the answers of ``SELECT ?s ?n`` after each event."""
+    spelled = []
+    for event in stream.events:
+        engine.push(event)
+        spelled.append({n for _, n in engine.answers()})
+    return spelled
+
 
 def _answers(engine_cls, query, stream):
     engine = engine_cls(query)
@@ -59,13 +70,7 @@ def test_a_merged_literal_shows_the_spelling_of_its_latest_insertion():
     stream = build_stream([(0, ['+ :a :v "01"^^xsd:integer']), (1, ['+ :b :v "1"^^xsd:integer']),
                            (2, ['+ :c :v "01"^^xsd:integer'])])
     query = parse_query("PREFIX : <http://ex/> SELECT * WHERE { ?x :v ?n }", window="unbounded")
-    engine = OxigraphEngine(query)
-    spelled = []
-    for event in stream.events:
-        engine.push(event)
-        spelled.append({n for _, n in engine.answers()})
-    one, zero_one = '"1"^^<http://www.w3.org/2001/XMLSchema#integer>', '"01"^^<http://www.w3.org/2001/XMLSchema#integer>'
-    assert spelled == [{zero_one}, {one}, {zero_one}]
+    assert spellings_after_each_event(OxigraphEngine(query), stream) == [{ZERO_ONE}, {ONE}, {ZERO_ONE}]
 
 
 def test_distinct_blank_nodes_stay_distinct_in_the_store():
