@@ -12,7 +12,9 @@ baseline RSS (an external engine's: with its child's, whose stderr the row keeps
 timed apart as ``build_s``, and times each ``push`` with ``perf_counter_ns``; a short cell is
 repeated until ``min_time_s``); wall time is the loop's, CPU time the process's over the loop (it
 includes the sampler thread, whose own CPU time is reported as ``sampler_cpu_s``). The RSS series
-carries the events the first pass had processed at each sample, with a point at its start and end. A ``verify`` task
+carries the events the first pass had processed at each sample, with a point at its start and end; the row has the
+first pass's answer counts and digest (``harness.bench.answers``) and the machine's load at the cell's start and end
+(``harness.bench.quiet``: ``noisy`` when it was busier than its cores). A ``verify`` task
 checks the cell against the oracle instead and times nothing. It returns plain data (a row, the
 RSS series, the latencies) and never writes files except its progress line.
 """
@@ -30,6 +32,7 @@ import numpy as np
 from harness.bench.latencies import PassLatencies
 from harness.bench.passes import Passes, latency_summary, timed_pass
 from harness.bench.quantiles import LatencySketch
+from harness.bench.quiet import NOISY_LOAD, NOISY_STEAL, MachineLoad, load_columns
 from harness.bench.sampler import CellLimit, RssSampler
 
 
@@ -129,6 +132,7 @@ def _time_cell(task: dict, facts: dict) -> dict:
     from harness.streams.event_index import facts_of
 
     cell = task["cell"]
+    machine_at_start = MachineLoad.now()
     load_started = time.perf_counter()
     query, stream = _load_inputs(cell)
     if cell.get("concurrent", 1) > 1 or cell["engine"].endswith(PER_QUERY):
@@ -224,6 +228,8 @@ def _time_cell(task: dict, facts: dict) -> dict:
     row["sampler_cpu_s"] = sampler.cpu_s
     # the share of one CPU the sampler thread used while it ran: its cost to the cell, whatever the loop's length
     row["sampler_share"] = sampler.cpu_s / sampler.lifetime_s if sampler.lifetime_s > 0 else None
+    row.update(load_columns(machine_at_start, MachineLoad.now(), noisy_load=task.get("noisy_load", NOISY_LOAD),
+                            noisy_steal=task.get("noisy_steal", NOISY_STEAL)))
     return {"row": row, "rss": rss, "latency_ns": passes.stored_latencies(), "e2e_ns": passes.e2e_ns()}
 
 

@@ -16,6 +16,8 @@ File shape (every key optional; relative paths are relative to the file's direct
     timeout_s = 600.0                    # per cell and repetition
     memory_mb = 4096                     # RSS cap per cell process
     rss_hz = 20.0                        # RSS sampling rate (0: no series, limits still enforced)
+    noisy_load = 1.0                     # a cell whose machine's load average per core is above this is `noisy`
+    noisy_steal = 0.05                   # ... or whose CPU time stolen is above this share (harness.bench.quiet)
     verify = false                       # also check each cell against the oracle (untimed)
     verify_every = 1
     oracle = "auto"                      # rdflib | plain | oxigraph | spark | auto (harness.oracle_choice)
@@ -106,19 +108,21 @@ class BenchConfig:
     spark_master: str = "local[2]"
     workloads: tuple[Workload, ...] = ()
     stream_cache: str = "results/runs/.streams"
+    noisy_load: float = 1.0   # a cell is noisy above this load average per core (harness.bench.quiet)
+    noisy_steal: float = 0.05  # or above this share of its CPU time stolen
 
     def as_json(self) -> dict:
         return asdict(self)
 
 
 # keys that may differ between a run and its resumption without changing what the cells measure
-VOLATILE_KEYS = ("parallel", "spark_master", "stream_cache", "oracle")
+VOLATILE_KEYS = ("parallel", "spark_master", "stream_cache", "oracle", "noisy_load", "noisy_steal")
 
 _TOP_TYPES = {
     "name": str, "engines": list, "repetitions": int, "warmup": int, "min_time_s": (int, float),
     "rate": (int, float), "rate_lag_s": (int, float), "timeout_s": (int, float), "memory_mb": int,
     "rss_hz": (int, float), "verify": bool, "verify_every": int, "oracle": str, "runner": str, "parallel": int,
-    "spark_master": str, "workloads": list, "stream_cache": str,
+    "spark_master": str, "workloads": list, "stream_cache": str, "noisy_load": (int, float), "noisy_steal": (int, float),
 }
 _WORKLOAD_TYPES = {"queries": list, "stream": str, "generate": dict, "streams": dict, "windows": list, "entailment": str,
                    "max_events": int, "engines": list, "concurrent": list}
@@ -264,6 +268,10 @@ def _validated(config: BenchConfig, where: str) -> BenchConfig:
         raise ConfigError(f"key 'rate' in {where} must be 0 (as fast as possible) or events per second > 0")
     if not config.rate_lag_s > 0:
         raise ConfigError(f"key 'rate_lag_s' in {where} must be > 0")
+    if not config.noisy_load > 0:
+        raise ConfigError(f"key 'noisy_load' in {where} must be a load average per core > 0")
+    if not 0 < config.noisy_steal <= 1:
+        raise ConfigError(f"key 'noisy_steal' in {where} must be a share of CPU time in (0, 1]")
     if config.rss_hz != 0 and config.rss_hz < 10:
         raise ConfigError(f"key 'rss_hz' in {where} must be 0 (no series) or at least 10 samples per second")
     if config.oracle not in ORACLE_CHOICES:

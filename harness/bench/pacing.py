@@ -54,13 +54,14 @@ def arrival_offsets_ns(timestamps: Sequence[int], rate: float) -> np.ndarray:
                        count=len(timestamps))
 
 
-def paced_loop(engine, events, arrivals: Arrivals, latencies: PassLatencies) -> tuple[int, int]:
-    """Push every event at its arrival; appends push latency, wait and end-to-end latency (ns); returns (added, removed).
+def paced_loop(engine, events, arrivals: Arrivals, latencies: PassLatencies, digest=None) -> tuple[int, int, int]:
+    """Push every event at its arrival; appends push latency, wait and end-to-end latency (ns); returns (added,
+    removed, the ns spent folding ``digest``, the answers' digest of ``harness.bench.answers``, when given).
 
     Every ``CHUNK`` events the latencies are folded: a millisecond's pause, which the next events' waits
     include (the stream goes on arriving)."""
     clock = time.perf_counter_ns
-    added = removed = 0
+    added = removed = hashing = 0
     origin = clock()
     for position, event in enumerate(events):
         due = origin + arrivals.offset_ns(position, event.ts)
@@ -77,10 +78,13 @@ def paced_loop(engine, events, arrivals: Arrivals, latencies: PassLatencies) -> 
         latencies.end_chunk.append(after - due)
         added += len(delta.added)
         removed += len(delta.removed)
+        if digest is not None and delta:
+            digest.record(position, delta)
+            hashing += clock() - after
         if len(latencies.chunk) >= CHUNK:
             latencies.fold()
     latencies.fold()
-    return added, removed
+    return added, removed, hashing
 
 
 def pacing_summary(longest_wait_ns: int | None, ends: LatencySketch, rate: float, lag_s: float) -> dict:

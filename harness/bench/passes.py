@@ -11,6 +11,8 @@ the steady-state rates over every pass's events after its window filled, added u
 ``STORED_LATENCIES`` (of a longer first pass, its first ``STORED_LATENCIES``): a cell holds O(1)
 latencies, never O(stream).
 A rate-paced cell (``rate`` > 0) runs one paced pass: the pace fixes its length.
+The first pass also folds its answers into a digest (``harness.bench.answers``): the row's ``answers_added``,
+``answers_removed`` and ``answer_digest``, which a claim compares across the engines it puts side by side.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from itertools import islice
 
 import numpy as np
 
+from harness.bench.answers import AnswerDigest
 from harness.bench.latencies import CHUNK, STORED_LATENCIES, PassLatencies
 from harness.bench.pacing import Arrivals, paced_loop, pacing_summary
 from harness.bench.quantiles import RELATIVE_ERROR, LatencySketch
@@ -32,14 +35,15 @@ LATENCY_PERCENTILES = {"latency_p50_ms": 50, "latency_p95_ms": 95, "latency_p99_
 
 
 def timed_pass(engine_cls, query, stream, latencies: PassLatencies, arrivals: Arrivals | None = None,
-               options: dict | None = None) -> tuple[object, dict]:
+               options: dict | None = None, digest: AnswerDigest | None = None) -> tuple[object, dict]:
     """Build an engine and feed it every event, folding each push's latency into ``latencies``; returns the engine and the loop's totals.
 
     An engine that takes events in batches (``feed``: external engines, unpaced) has as latency the
     time between two consecutive answers, so the latencies still add up to the loop's wall time.
     The loop runs ``CHUNK`` events at a time and folds their latencies between two chunks; the
     folds, like the stream's reading, are the harness's work and are taken out of the wall and CPU time.
-    ``options`` go to the engine's constructor (an external engine's ``stderr_path``)."""
+    ``options`` go to the engine's constructor (an external engine's ``stderr_path``). With ``digest``, each
+    non-empty delta is folded into it (``harness.bench.answers``), timed apart and taken out like the folds."""
     from harness.engines_setup import close_engine, engine_deltas
 
     build_started = time.perf_counter_ns()
@@ -52,7 +56,7 @@ def timed_pass(engine_cls, query, stream, latencies: PassLatencies, arrivals: Ar
     loop_started = clock()
     try:
         if arrivals is not None:
-            added, removed = paced_loop(engine, events, arrivals, latencies)
+            added, removed, folding = paced_loop(engine, events, arrivals, latencies, digest)
         else:
             batched = hasattr(engine, "feed")
             steps = engine_deltas(engine, events) if batched else events
@@ -66,13 +70,22 @@ def timed_pass(engine_cls, query, stream, latencies: PassLatencies, arrivals: Ar
                         before = now
                         added += len(delta.added)
                         removed += len(delta.removed)
+                        if digest is not None and delta:
+                            # the instant is the event's position: the latencies appended so far, less this one
+                            digest.record(latencies.folded + len(latencies.chunk) - 1, delta)
+                            before = clock()
+                            folding += before - now
                 else:
                     for event in islice(steps, CHUNK):
                         before = clock()
                         delta = engine.push(event)
-                        append(clock() - before)
+                        after = clock()
+                        append(after - before)
                         added += len(delta.added)
                         removed += len(delta.removed)
+                        if digest is not None and delta:
+                            digest.record(latencies.folded + len(latencies.chunk) - 1, delta)
+                            folding += clock() - after
                 taken = len(latencies.chunk)
                 fold_started = clock()
                 latencies.fold()
@@ -123,6 +136,7 @@ class Passes:
         self.passes: list[PassLatencies] = []
         self.totals: list[dict] = []
         self.engine = None
+        self.digest = AnswerDigest()  # the first pass's answers: the evidence two engines' figures are of one answer
         self.arrivals = Arrivals(facts.first_ts, facts.last_ts, facts.events, rate) if rate > 0 else None
         self.first = self._next_pass()  # what the progress line and the RSS series read
 
@@ -140,7 +154,8 @@ class Passes:
         from harness.engines_setup import close_engine
 
         started = time.perf_counter()
-        self.engine, totals = timed_pass(self.engine_cls, self.query, self.stream, self.first, self.arrivals, self.options)
+        self.engine, totals = timed_pass(self.engine_cls, self.query, self.stream, self.first, self.arrivals, self.options,
+                                           self.digest)
         self.totals.append(totals)
         if after_first is not None:
             after_first(totals)
@@ -186,7 +201,7 @@ class Passes:
             "inner_passes": count, "loop_total_s": looped, "short": bool(self.arrivals is None and looped < self.min_time_s),
             "wall_s": looped / count, "cpu_s": sum(t["cpu_s"] for t in self.totals) / count,
             "build_s": sum(t["build_s"] for t in self.totals) / count, "added": first["added"], "removed": first["removed"],
-            "decode_s": sum(t["decode_s"] for t in self.totals) / count,
+            "decode_s": sum(t["decode_s"] for t in self.totals) / count, **self.digest.columns(),
         }
         wall = max(looped, 1e-12)
         row["triples_per_s"] = self.triples * count / wall
