@@ -19,7 +19,12 @@ One TOML file per paper experiment, ``benchmarks/papers/<paper>/<experiment>.tom
     each = { query = ["L1", "L3"], window = ["sliding:100000:1"] }  # one claim per combination, keys joined to `cell`
     relation = ">= 3"                           # ">= X", "<= X", ">= paper", "within 1.5x of the paper"
     paper_value = 106000                        # or paper_values = { L1 = 106000, ... } keyed by an `each` value
+    paper_number = "table1_{query}"             # the [paper_numbers] entry it comes from (harness/claims/paper_numbers.py)
     expected = "met"                            # the verdict the repository records; expected_except = { id = "missed" }
+
+A file may add ``note``, one line a reader needs beside its verdicts (the scale it ran at against the paper's),
+which the generated tables print. A claim with a paper value names its ``paper_number``, and the value it types must
+be that number's (``paper_numbers.agrees``); a claim naming one without typing a value takes the number's.
 
 An ``each`` key named in an engine field or a side's keys (``numerator = "{engine}"``) picks those and is not a cell
 column. ``numerator_cell`` and ``denominator_cell`` add keys to one side of a ratio (a variant: another query or
@@ -38,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from common.errors import ConfigError
+from harness.claims.paper_numbers import PaperNumber, agrees, parse_paper_numbers
 
 PAPERS = ("spectra", "sparkwave", "tpjoin", "delta")
 KINDS = ("ratio", "metric", "growth", "break-even", "memory")
@@ -45,7 +51,7 @@ VERDICTS = ("met", "missed", "not-shown")
 FILE_KEYS = {"paper", "citation", "figure", "config", "published", "paper_numbers", "claim", "note"}
 CLAIM_KEYS = {"id", "text", "kind", "metric", "numerator", "denominator", "engine", "cell", "each", "relation",
               "paper_value", "paper_values", "expected", "expected_except", "from", "to", "baseline",
-              "numerator_cell", "denominator_cell"}
+              "numerator_cell", "denominator_cell", "paper_number"}
 _NUMBER = r"([0-9][0-9_.eE+-]*)"
 
 
@@ -93,6 +99,7 @@ class Claim:
     baseline: str = "scan"                    # memory: whose growth is the harness's own
     numerator_cell: tuple[tuple[str, str], ...] = ()    # ratio: keys only the numerator's rows have (a variant)
     denominator_cell: tuple[tuple[str, str], ...] = ()
+    paper_number: PaperNumber | None = None   # where the paper value comes from
 
 
 @dataclass(frozen=True)
@@ -105,6 +112,8 @@ class Experiment:
     config: str
     published: str
     claims: tuple[Claim, ...]
+    note: str = ""                            # the scale it ran at, and other caveats the tables print
+    paper_numbers: tuple[PaperNumber, ...] = ()
 
 
 def parse_relation(text: object, where: str) -> Relation:
@@ -143,15 +152,18 @@ def load_experiment(path: str | Path) -> Experiment:
         raise ConfigError(f"{path}: paper {table['paper']!r} is not one of {', '.join(PAPERS)}")
     if not isinstance(table.get("claim"), list) or not table["claim"]:
         raise ConfigError(f"{path}: no [[claim]] table")
+    if not isinstance(table.get("note", ""), str):
+        raise ConfigError(f"{path}: key 'note' must be a string")
+    numbers = parse_paper_numbers(table.get("paper_numbers"), str(path))
     claims = [claim for index, raw in enumerate(table["claim"])
-              for claim in _claims(raw, table["paper"], path.stem, f"{path}: claim {index + 1}")]
+              for claim in _claims(raw, table["paper"], path.stem, f"{path}: claim {index + 1}", numbers)]
     seen: set[str] = set()
     for claim in claims:
         if claim.claim_id in seen:
             raise ConfigError(f"{path}: claim id {claim.claim_id!r} appears twice")
         seen.add(claim.claim_id)
     return Experiment(table["paper"], path.stem, path, table["citation"], table["figure"], table["config"],
-                      table["published"], tuple(claims))
+                      table["published"], tuple(claims), table.get("note", ""), tuple(numbers.values()))
 
 
 def _keys(raw: object, where: str, key: str) -> dict[str, str]:
@@ -172,7 +184,7 @@ def _check_keys(table: dict, known: set[str], required: tuple[str, ...], where: 
             raise ConfigError(f"{where}: key {key!r} must be a non-empty string")
 
 
-def _claims(raw: dict, paper: str, experiment: str, where: str) -> list[Claim]:
+def _claims(raw: dict, paper: str, experiment: str, where: str, numbers: dict[str, PaperNumber]) -> list[Claim]:
     _check_keys(raw, CLAIM_KEYS, ("id", "text", "kind", "metric", "relation"), where)
     kind = raw["kind"]
     if kind not in KINDS:
@@ -203,6 +215,9 @@ def _claims(raw: dict, paper: str, experiment: str, where: str) -> list[Claim]:
         paper_value = raw.get("paper_value")
         for value in chosen.values():
             paper_value = paper_values.get(value, paper_value)
+        number = _paper_number(raw, chosen, paper_value, numbers, f"{where} ({claim_id})")
+        if number is not None and paper_value is None:
+            paper_value = number.value
         # an `each` key named in an engine or a side's keys ("{engine}") picks those, not a cell column
         engines = {key: raw[key].format(**chosen) for key in ("numerator", "denominator", "engine") if key in raw}
         sides = {key: {name: value.format(**chosen) for name, value in _keys(raw.get(key), where, key).items()}
@@ -219,8 +234,31 @@ def _claims(raw: dict, paper: str, experiment: str, where: str) -> list[Claim]:
             start=tuple(sorted(_keys(raw.get("from"), where, "from").items())),
             end=tuple(sorted(_keys(raw.get("to"), where, "to").items())), baseline=raw.get("baseline", "scan"),
             numerator_cell=tuple(sorted(sides["numerator_cell"].items())),
-            denominator_cell=tuple(sorted(sides["denominator_cell"].items()))))
+            denominator_cell=tuple(sorted(sides["denominator_cell"].items())), paper_number=number))
     unused = sorted(set(exceptions) - {claim.claim_id.split(".", 1)[1] for claim in claims})
     if unused:
         raise ConfigError(f"{where}: expected_except names {unused[0]!r}, which is no claim of this table")
     return claims
+
+
+def _paper_number(raw: dict, chosen: dict[str, str], paper_value: object, numbers: dict[str, PaperNumber],
+                  where: str) -> PaperNumber | None:
+    """The paper number a claim names, its typed value checked against it; a typed value must name one."""
+    if "paper_number" not in raw:
+        if paper_value is not None:
+            raise ConfigError(f"{where}: key 'paper_value' needs 'paper_number', the [paper_numbers] entry it comes from")
+        return None
+    try:
+        name = str(raw["paper_number"]).format(**chosen)
+    except (KeyError, IndexError) as error:
+        raise ConfigError(f"{where}: key 'paper_number' names {error} which 'each' does not give") from None
+    if name not in numbers:
+        raise ConfigError(f"{where}: key 'paper_number' names {name!r}, which is no [paper_numbers] entry of the file")
+    number, key = numbers[name], "paper_values" if "paper_values" in raw else "paper_value"
+    if paper_value is not None:
+        if type(paper_value) not in (int, float) or paper_value != paper_value or abs(paper_value) == float("inf"):
+            raise ConfigError(f"{where}: key {key!r}: {paper_value!r} must be a finite number")
+        if not agrees(paper_value, number):
+            raise ConfigError(f"{where}: key {key!r}: {paper_value!r} is not paper_numbers.{name} "
+                              f"({number.describe()} = {number.value:.6g})")
+    return number

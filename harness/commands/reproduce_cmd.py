@@ -86,7 +86,8 @@ def _rewrite_docs(target: str, verdicts, results: Path) -> None:
     documents = {}
     for paper in papers:
         path = render.docs_path(claims.ROOT, paper)
-        documents[path] = render.replace_block(path.read_text(), paper, [v for v in verdicts if v.paper == paper])
+        documents[path] = render.replace_block(path.read_text(), paper, [v for v in verdicts if v.paper == paper],
+                                               claims.experiments(paper))
     if target == ALL:
         path = claims.ROOT / "docs" / "paper-scale.md"
         block = scale.scale_table(scale.load_runs(claims.CLAIMS_DIR / "scale.toml"), results)

@@ -117,7 +117,7 @@ def paper_page(paper: Paper, runs: list[tuple[str, Run, str | None]], slugs: dic
         parts.append(html.heading("Experiments", anchor="experiments"))
         rows = [{"experiment": experiment.name, "the paper's": experiment.figure, "citation": experiment.citation,
                  "configuration": experiment.config, "published": experiment.published.strip("/"),
-                 "claims": len(experiment.claims)} for experiment in paper.experiments]
+                 "claims": len(experiment.claims), "note": experiment.note} for experiment in paper.experiments]
         links = {"published": {row["published"]: f"../{run_path(slugs[row['published']])}" for row in rows
                                if row["published"] in slugs}}
         parts.append(html.table(pd.DataFrame(rows), links=links))

@@ -25,7 +25,7 @@ def test_every_paper_keeps_its_recorded_verdicts_on_the_committed_results(paper,
 def test_the_generated_docs_blocks_are_the_verdicts_of_the_committed_results():
     for paper in claims.papers():
         document = render.docs_path(claims.ROOT, paper).read_text()
-        assert render.markdown_table(paper, claims.judge(paper)) in document, (
+        assert render.markdown_table(paper, claims.judge(paper), claims.experiments(paper)) in document, (
             f"docs/{paper}-results.md is stale: run `cgpm reproduce {paper} --check --docs`")
 
 
