@@ -1,19 +1,24 @@
-"""A claim's verdict follows from its statistic alone: met when the relation holds, missed when it fails, else not shown.
+"""A claim's verdict follows from its statistic and its evidence: met when the relation holds at both ends of its spread, missed when it fails at both.
 
-A bound (a ratio against a timed-out cell) can only show a ``>=`` relation: if the lower bound already satisfies
-it the claim is met; if not, the true value may still do so, and the claim is not shown. A claim whose rows are
-missing from the published folder is not shown, never met.
+The evidence comes first (``harness.claims.evidence``): engines whose answers differ make the claim ``invalid``;
+too few repetitions, or a cell that answered nothing, ``not-shown``; a noisy machine ``undecided``. Then the value:
+a relation that holds at the median but not over the whole IQR (its spread crosses the threshold) is ``undecided``,
+since another run could land on either side. A bound (a ratio against a timed-out cell) can only show a ``>=``
+relation: if the lower bound already satisfies it the claim is met; if not, the true value may still do so, and the
+claim is not shown. A break-even that never happens misses a ``<=`` target. A claim whose rows are missing from the
+published folder is not shown, never met.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pandas as pd
 
 from common.errors import ConfigError
-from harness.claims import ratios
+from harness.claims import evidence, ratios
 from harness.claims.model import Claim, Experiment
 from harness.claims.published import Cells, load_cells, select, window_range
 
@@ -29,11 +34,12 @@ class Verdict:
     n: int
     bound: bool           # value is a lower bound (time-outs)
     paper_value: float | None
-    verdict: str          # "met" | "missed" | "not-shown"
+    verdict: str          # "met" | "missed" | "not-shown" | "undecided" | "invalid"
     expected: str         # the verdict the repository records
     published: str        # the results folder it was judged from, relative to the results root
     relation: str = ""    # the relation the value must satisfy, as written
     note: str = ""        # how the value was obtained (paired per round, ratio of medians, bound, why not shown)
+    evidence: str = ""    # what the rows show of the answers and the machine (equal digests, quiet machine, ...)
 
     @property
     def changed(self) -> bool:
@@ -48,11 +54,85 @@ def judge_experiment(experiment: Experiment, results_dir: Path, run_dir: Path | 
     verdicts = []
     for claim in experiment.claims:
         if cells is None:
-            statistic = ratios.not_shown(f"nothing published at {published}")
-        else:
-            statistic = statistic_of(claim, cells)
-        verdicts.append(_verdict(claim, statistic, published))
+            verdicts.append(_verdict(claim, ratios.not_shown(f"nothing published at {published}"), published))
+            continue
+        statistic = statistic_of(claim, cells)
+        verdicts.append(_with_evidence(_verdict(claim, statistic, published), claim, cells))
     return verdicts
+
+
+def _sides(claim: Claim, cells: Cells) -> list[tuple[list[evidence.Side], bool]]:
+    """The groups of rows the claim compares, each with whether its sides must have equal answers (one cell's
+    engines) or may differ (a growth's two cells, a ratio between two variants of a query)."""
+    rows = select(cells.rows, dict(claim.cell))
+
+    def side(name: str, keys: tuple = ()) -> evidence.Side:
+        part = select(rows, dict(keys)) if keys else rows
+        label = name + "".join(f" {key}={value}" for key, value in keys)
+        return evidence.Side(label, part[part.engine == name])
+
+    def answering(sides: list[evidence.Side]) -> list[evidence.Side]:
+        # a cost floor (scan: reads, matches nothing) is compared for its time, never for its answers
+        return [one for one in sides if _matches(one.label.split(" ", 1)[0])]
+
+    if claim.kind == "ratio":
+        variants = bool(claim.numerator_cell or claim.denominator_cell)
+        return [(answering([side(claim.numerator, claim.numerator_cell),
+                            side(claim.denominator, claim.denominator_cell)]), not variants)]
+    if claim.kind == "break-even":
+        return [(answering([evidence.Side(f"{name} window={window}", rows[(rows.engine == name) & (rows.window == window)])
+                            for name in (claim.numerator, claim.denominator)]), True) for window in rows.window.unique()]
+    if claim.kind == "growth":
+        return [([side(claim.numerator, claim.start), side(claim.numerator, claim.end)], False)]
+    return [([side(claim.numerator)], False)]
+
+
+@functools.cache
+def _matches(engine: str) -> bool:
+    """Whether an engine computes answers (``capabilities.matches``); an engine no longer registered is taken to."""
+    from common.errors import CgpmError
+    from harness.bench.matrix import engine_class
+
+    try:
+        return bool(engine_class(engine).capabilities.matches)
+    except (CgpmError, ImportError, AttributeError):
+        return True
+
+
+def _with_evidence(verdict: Verdict, claim: Claim, cells: Cells) -> Verdict:
+    """The value's verdict, overridden by what the rows show (``harness.claims.evidence``), with the evidence named."""
+    groups = _sides(claim, cells)
+    every_side = [one for group, _ in groups for one in group]
+    found = [evidence.answers(group, compared=compared, cost_floor=claim.cost_floor) for group, compared in groups]
+    invalid = [finding for finding in found if finding.verdict == "invalid"]
+    empty = [finding for finding in found if finding.verdict == "not-shown"]
+    if claim.kind == "break-even" and empty and len(empty) < len(found):
+        empty = []  # a break-even over windows some of which answer: the empty windows are named, not judged on
+    counted = evidence.repetitions(every_side, claim.metric, claim.repetitions, cells.per_repetition)
+    calm = evidence.quiet(every_side)
+    answers_note = (invalid or empty or found)[0].note if found else ""
+    notes = "; ".join(note for note in (answers_note, counted.note, calm.note) if note)
+    for finding in (*invalid, counted, *empty[:1]):
+        if finding.verdict:
+            return replace(verdict, verdict=finding.verdict, evidence=notes)
+    if verdict.verdict in ("met", "missed"):
+        if calm.verdict:
+            return replace(verdict, verdict=calm.verdict, evidence=notes)
+        crossing = _spread_crosses(claim, verdict)
+        if crossing:
+            return replace(verdict, verdict="undecided", evidence="; ".join(filter(None, (notes, crossing))))
+    return replace(verdict, evidence=notes)
+
+
+def _spread_crosses(claim: Claim, verdict: Verdict) -> str:
+    """Why the IQR of the claim's value lies on both sides of its target ("" when it lies on one)."""
+    if verdict.spread is None or verdict.value is None:
+        return ""
+    ends = [claim.relation.holds(end, claim.paper_value) for end in verdict.spread]
+    if ends[0] == ends[1]:
+        return ""
+    low, high = (f"{end:.4g}" for end in verdict.spread)
+    return f"its IQR [{low}, {high}] crosses the target {claim.relation}: another run could land on either side"
 
 
 def statistic_of(claim: Claim, cells: Cells) -> ratios.Statistic:
@@ -109,6 +189,8 @@ def _verdict(claim: Claim, statistic: ratios.Statistic, published: str) -> Verdi
     holds = claim.relation.holds(statistic.value, claim.paper_value) if statistic.shown else None
     if holds is None:
         verdict = "not-shown"
+    elif claim.kind == "break-even" and statistic.value == float("inf"):
+        verdict = "missed"  # it never breaks even: no window is early enough for any target
     elif not statistic.bound:
         verdict = "met" if holds else "missed"
     elif claim.relation.op == ">=":

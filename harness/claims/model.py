@@ -21,6 +21,8 @@ One TOML file per paper experiment, ``benchmarks/papers/<paper>/<experiment>.tom
     paper_value = 106000                        # or paper_values = { L1 = 106000, ... } keyed by an `each` value
     paper_number = "table1_{query}"             # the [paper_numbers] entry it comes from (harness/claims/paper_numbers.py)
     expected = "met"                            # the verdict the repository records; expected_except = { id = "missed" }
+    cost_floor = false                          # true: on purpose over cells that answer nothing
+    repetitions = 5                             # the least repetitions of each engine compared (also a file key)
 
 A file may add ``note``, one line a reader needs beside its verdicts (the scale it ran at against the paper's),
 which the generated tables print. A claim with a paper value names its ``paper_number``, and the value it types must
@@ -47,11 +49,12 @@ from harness.claims.paper_numbers import PaperNumber, agrees, parse_paper_number
 
 PAPERS = ("spectra", "sparkwave", "tpjoin", "delta")
 KINDS = ("ratio", "metric", "growth", "break-even", "memory")
-VERDICTS = ("met", "missed", "not-shown")
-FILE_KEYS = {"paper", "citation", "figure", "config", "published", "paper_numbers", "claim", "note"}
+VERDICTS = ("met", "missed", "not-shown", "undecided", "invalid")
+REPETITIONS = 5  # a claim's least repetitions of every engine it compares, unless its file or claim asks otherwise
+FILE_KEYS = {"paper", "citation", "figure", "config", "published", "paper_numbers", "claim", "note", "repetitions"}
 CLAIM_KEYS = {"id", "text", "kind", "metric", "numerator", "denominator", "engine", "cell", "each", "relation",
               "paper_value", "paper_values", "expected", "expected_except", "from", "to", "baseline",
-              "numerator_cell", "denominator_cell", "paper_number"}
+              "numerator_cell", "denominator_cell", "paper_number", "cost_floor", "repetitions"}
 _NUMBER = r"([0-9][0-9_.eE+-]*)"
 
 
@@ -100,6 +103,8 @@ class Claim:
     numerator_cell: tuple[tuple[str, str], ...] = ()    # ratio: keys only the numerator's rows have (a variant)
     denominator_cell: tuple[tuple[str, str], ...] = ()
     paper_number: PaperNumber | None = None   # where the paper value comes from
+    cost_floor: bool = False                  # on purpose over cells that answer nothing (the cost of finding nothing)
+    repetitions: int = REPETITIONS            # the least repetitions of every engine the claim compares
 
 
 @dataclass(frozen=True)
@@ -156,7 +161,8 @@ def load_experiment(path: str | Path) -> Experiment:
         raise ConfigError(f"{path}: key 'note' must be a string")
     numbers = parse_paper_numbers(table.get("paper_numbers"), str(path))
     claims = [claim for index, raw in enumerate(table["claim"])
-              for claim in _claims(raw, table["paper"], path.stem, f"{path}: claim {index + 1}", numbers)]
+              for claim in _claims(raw, table["paper"], path.stem, f"{path}: claim {index + 1}", numbers,
+                                   _repetitions(table, REPETITIONS, str(path)))]
     seen: set[str] = set()
     for claim in claims:
         if claim.claim_id in seen:
@@ -184,7 +190,16 @@ def _check_keys(table: dict, known: set[str], required: tuple[str, ...], where: 
             raise ConfigError(f"{where}: key {key!r} must be a non-empty string")
 
 
-def _claims(raw: dict, paper: str, experiment: str, where: str, numbers: dict[str, PaperNumber]) -> list[Claim]:
+def _repetitions(table: dict, default: int, where: str) -> int:
+    """The ``repetitions`` a file or claim asks for: an integer of at least 1 (a bound's time-out is one run)."""
+    value = table.get("repetitions", default)
+    if type(value) is not int or value < 1:
+        raise ConfigError(f"{where}: key 'repetitions' must be an integer >= 1, not {value!r}")
+    return value
+
+
+def _claims(raw: dict, paper: str, experiment: str, where: str, numbers: dict[str, PaperNumber],
+            file_repetitions: int = REPETITIONS) -> list[Claim]:
     _check_keys(raw, CLAIM_KEYS, ("id", "text", "kind", "metric", "relation"), where)
     kind = raw["kind"]
     if kind not in KINDS:
@@ -205,6 +220,10 @@ def _claims(raw: dict, paper: str, experiment: str, where: str, numbers: dict[st
         if verdict not in VERDICTS:
             raise ConfigError(f"{where}: expected verdict {verdict!r} is not one of {', '.join(VERDICTS)}")
     paper_values = raw.get("paper_values") or {}
+    cost_floor = raw.get("cost_floor", False)
+    if not isinstance(cost_floor, bool):
+        raise ConfigError(f"{where}: key 'cost_floor' must be true or false")
+    repetitions = _repetitions(raw, file_repetitions, where)
     claims = []
     for combination in itertools.product(*each.values()) if each else [()]:
         chosen = {name: str(value) for name, value in zip(each, combination)}
@@ -234,7 +253,8 @@ def _claims(raw: dict, paper: str, experiment: str, where: str, numbers: dict[st
             start=tuple(sorted(_keys(raw.get("from"), where, "from").items())),
             end=tuple(sorted(_keys(raw.get("to"), where, "to").items())), baseline=raw.get("baseline", "scan"),
             numerator_cell=tuple(sorted(sides["numerator_cell"].items())),
-            denominator_cell=tuple(sorted(sides["denominator_cell"].items())), paper_number=number))
+            denominator_cell=tuple(sorted(sides["denominator_cell"].items())), paper_number=number,
+            cost_floor=cost_floor, repetitions=repetitions))
     unused = sorted(set(exceptions) - {claim.claim_id.split(".", 1)[1] for claim in claims})
     if unused:
         raise ConfigError(f"{where}: expected_except names {unused[0]!r}, which is no claim of this table")
