@@ -49,8 +49,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def report(base_dir: Path, run_dir: Path, args: argparse.Namespace) -> int:
-    import pandas as pd
-
     from harness.bench.compare import COMPARABLE, RATES, comparable, compare_cells, measured
     from harness.bench.significance import CORRECTIONS, PAIRED, UNPAIRED
     from harness.bench.store import load_results, read_run_info
@@ -85,13 +83,14 @@ def report(base_dir: Path, run_dir: Path, args: argparse.Namespace) -> int:
     for note in comparison.notes:
         print(f"note: {note}")
     regressions = comparison.regressions
-    failed = regressions[regressions["change"] == "failed"].drop_duplicates("cell_id")
-    regressions = pd.concat([regressions[regressions["change"] != "failed"], failed])
-    if len(regressions):
-        print(f"{len(regressions)} regression(s):", file=sys.stderr)
-        for row in regressions.itertuples():
-            detail = (f" {row.metric} x{row.ratio:.2f} (p={row.p_value:.3g}, {CORRECTIONS[args.correction]} "
-                      f"{row.p_adjusted:.3g}, {row.test})" if row.change == "slower" else "")
-            print(f"  {row.cell_id}: {row.change}{detail}", file=sys.stderr)
+    if len(regressions):  # one line per cell, naming each measure that got worse
+        print(f"{regressions['cell_id'].nunique()} cell(s) regressed:", file=sys.stderr)
+        for cell_id, rows in regressions.groupby("cell_id", sort=False):
+            if (rows["change"] == "failed").any():
+                print(f"  {cell_id}: failed ({rows['note'].iloc[0]})", file=sys.stderr)
+                continue
+            measures = [f"{row.metric} x{row.ratio:.2f} (p={row.p_value:.3g}, {row.p_adjusted:.3g} after "
+                        f"{CORRECTIONS[args.correction]}, {row.test})" for row in rows.itertuples()]
+            print(f"  {cell_id}: slower: " + "; ".join(measures), file=sys.stderr)
         return 1
     return 0
