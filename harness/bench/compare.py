@@ -135,11 +135,14 @@ def _rows(base: pd.DataFrame, run: pd.DataFrame, metric: str, labels: pd.DataFra
         test = None
         if cell_id not in base_status or cell_id not in run_status:
             row.update(change="only in base" if cell_id in base_status else "only in run")
-        elif before and not after:
+        elif before and "ok" not in run_status[cell_id]:  # finished in the base, no repetition finished in the run
             row.update(change="failed", base_median=np.median(list(before.values())),
                        note="/".join(sorted(run_status[cell_id] - {"ok"})))
         elif not before or not after:
-            row.update(change="not measured", note="no finished repetition in " + ("base" if not before else "run"))
+            side = "base" if not before else "run"
+            finished = "ok" in (base_status if side == "base" else run_status)[cell_id]
+            row.update(change="not measured", note=(f"no {metric} in the {side}'s finished repetitions" if finished
+                                                    else f"no finished repetition in {side}"))
         else:
             test = sample(before, after, pair=paired(base_recorded[cell_id], run_recorded[cell_id]))
             base_median, run_median = np.median(list(before.values())), np.median(list(after.values()))

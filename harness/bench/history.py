@@ -183,7 +183,8 @@ def step_changes(history: pd.DataFrame, metric: str = "wall_s", threshold: float
             table = compare_cells(_as_repetitions(base, metric), _as_repetitions(run, metric), threshold=threshold,
                                   alpha=alpha, metrics=(metric,), correction=correction).table
             table["note"] = table["note"].astype(object)
-            medians_only = table["change"].eq("not measured") & table["note"].astype(str).str.startswith("no finished")
+            # finished, with no value stored: a run published with medians only (both failing stays "no finished")
+            medians_only = table["change"].eq("not measured") & table["note"].astype(str).str.startswith(f"no {metric} in")
             table.loc[medians_only, "note"] = "medians only: no repetitions to test"
             table = _with_medians(table, base, run, metric)
             steps.append(table.assign(machine=machine, base_commit=before.commit, commit=after.commit,

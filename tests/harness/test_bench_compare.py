@@ -229,3 +229,15 @@ def test_holm_and_benjamini_hochberg_adjust_as_their_definitions_say():
     assert corrected(p_values, "holm")[:3] == pytest.approx([0.03, 0.06, 0.06])
     assert corrected(p_values, "bh")[:3] == pytest.approx([0.03, 0.04, 0.04])
     assert np.isnan(corrected(p_values, "bh")[3]) and corrected(p_values, "none")[1] == 0.04
+
+
+def test_a_measure_missing_from_finished_repetitions_is_not_measured_and_a_time_out_is_failed(tmp_path):
+    base = _matrix_run(tmp_path / "base", 3, 0.02, seed=1)
+    cells = store.load_results(base)
+    victim, stopped = cells["cell_id"].iloc[0], cells["cell_id"].iloc[3]
+    run = cells.assign(triples_per_s=cells["triples_per_s"].where(cells["cell_id"] != victim))
+    run.loc[run["cell_id"] == stopped, ["status", "wall_s", "triples_per_s"]] = ["timeout", np.nan, np.nan]
+    table = compare_cells(cells, run, metrics=("wall_s", "triples_per_s")).table.set_index(["metric", "cell_id"])
+    assert table.at[("triples_per_s", victim), "change"] == "not measured"
+    assert table.at[("wall_s", victim), "change"] == "same"
+    assert {table.at[(metric, stopped), "change"] for metric in ("wall_s", "triples_per_s")} == {"failed"}
