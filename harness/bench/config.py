@@ -8,7 +8,7 @@ File shape (every key optional; relative paths are relative to the file's direct
 
     name = "lubm-windows"
     engines = ["scan", "reeval"]         # default: every registered engine
-    repetitions = 5                      # >= 5: a spread (IQR) and a Mann-Whitney test in cgpm compare can mean something
+    repetitions = 5                      # >= 5: a spread (IQR), and power for cgpm compare's t-test (it refuses < 3)
     warmup = 0                           # untimed passes in the cell's process before the timed one
     min_time_s = 1.0                     # a timed loop shorter than this is repeated in its process (at most a quarter of the time-out)
     rate = 0.0                           # events per second: feed events at their scaled arrival times (0: as fast as possible)

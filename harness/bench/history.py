@@ -4,9 +4,10 @@ The store is ``results/history/BENCHMARK.csv`` (asv's model: results per commit 
 kept apart from the runs themselves, which are too large to keep). Each row carries the schema
 version, the run's commit, machine and creation time, the cell's keys, its status, and for each
 measure of ``METRICS`` the median, the quartiles and the repetitions themselves (``;``-separated),
-so that a later step can be tested with ``compare``'s rule: median ratio past the threshold AND a
-significant Mann-Whitney U test. A run published with medians only has no repetitions to test:
-its steps are shown, never called a change.
+so that a later step can be tested with ``compare``'s rule (``compare_cells``): median ratio past the
+threshold AND a t-test significant after correcting over the step's cells. The values are kept in
+repetition order, so a step between runs of the same repetitions is tested pair by pair. A run published
+with medians only has no repetitions to test: its steps are shown, never called a change.
 
 ``cgpm bench`` appends a finished run kept under ``results/runs/``; ``cgpm history --add RUN``
 appends any other (a published folder, an old run). Adding a run twice adds nothing.
@@ -158,16 +159,18 @@ def _as_repetitions(rows: pd.DataFrame, metric: str) -> pd.DataFrame:
     for row in rows.to_dict("records"):
         keys = {key: row[key] for key in ("cell_id", *KEY_COLUMNS)}
         values = [float(value) for value in row[f"{metric}_values"].split(";") if value]
-        if values:
-            out += [{**keys, "status": "ok", metric: value} for value in values]
+        if values:  # the finished repetitions, in order: repetition k of two such runs is paired
+            out += [{**keys, "repetition": number, "status": "ok", metric: value} for number, value in enumerate(values)]
         else:  # no repetition stored: finished medians are not tested, failures stay failures
-            out.append({**keys, "status": "ok" if row["status"] == "ok" else row["status"], metric: float("nan")})
-    return pd.DataFrame(out, columns=["cell_id", *KEY_COLUMNS, "status", metric])
+            out.append({**keys, "repetition": float("nan"), "status": "ok" if row["status"] == "ok" else row["status"],
+                        metric: float("nan")})
+    return pd.DataFrame(out, columns=["cell_id", *KEY_COLUMNS, "repetition", "status", metric])
 
 
 def step_changes(history: pd.DataFrame, metric: str = "wall_s", threshold: float = 0.10,
-                 alpha: float = 0.05) -> pd.DataFrame:
-    """Each run against the one before it on the same machine, cell by cell, with ``compare``'s test."""
+                 alpha: float = 0.05, correction: str = "bh") -> pd.DataFrame:
+    """Each run against the one before it on the same machine, cell by cell, with ``compare``'s rule (the correction
+    over the step's cells)."""
     if metric not in METRICS:
         raise ConfigError(f"history keeps {', '.join(METRICS)}; {metric!r} is not one of them")
     steps = []
@@ -178,15 +181,16 @@ def step_changes(history: pd.DataFrame, metric: str = "wall_s", threshold: float
             run = history[(history["machine"] == machine) & (history["run_id"] == after.run_id)
                           & (history["commit"] == after.commit)]
             table = compare_cells(_as_repetitions(base, metric), _as_repetitions(run, metric), threshold=threshold,
-                                  alpha=alpha, metric=metric).table
+                                  alpha=alpha, metrics=(metric,), correction=correction).table
             table["note"] = table["note"].astype(object)
-            medians_only = table["change"].eq("not measured") & table["note"].astype(str).str.startswith("no finished")
+            # finished, with no value stored: a run published with medians only (both failing stays "no finished")
+            medians_only = table["change"].eq("not measured") & table["note"].astype(str).str.startswith(f"no {metric} in")
             table.loc[medians_only, "note"] = "medians only: no repetitions to test"
             table = _with_medians(table, base, run, metric)
             steps.append(table.assign(machine=machine, base_commit=before.commit, commit=after.commit,
                                       base_run=before.run_id, run=after.run_id))
     columns = ["machine", "base_commit", "commit", "base_run", "run", "cell_id", "engine", "query", "window", "change",
-               "ratio", "p_value", "base_median", "run_median", "base_n", "run_n", "note"]
+               "ratio", "test", "p_value", "p_adjusted", "base_median", "run_median", "base_n", "run_n", "note"]
     return pd.concat(steps, ignore_index=True)[columns] if steps else pd.DataFrame(columns=columns)
 
 

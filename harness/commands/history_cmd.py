@@ -3,7 +3,8 @@
 ``cgpm history --add RUN [RUN ...]`` appends runs (a run directory, a published folder or a
 ``*run.json`` file) to their benchmarks' histories under ``--results``/history; ``cgpm bench``
 does so itself for runs kept under results/runs/. Exit 0, or 2 on bad input: a step change is
-news to read, as in asv, not a failure of the command (``cgpm compare`` is the gate).
+news to read, as in asv, not a failure of the command (``cgpm compare`` is the gate). ``--correction`` is
+compare's, over each step's cells.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 from pathlib import Path
 
 from common.errors import ConfigError
+from harness.commands.compare_cmd import CORRECTION_CHOICES
 
 
 def add_parser(subparsers) -> None:
@@ -23,7 +25,9 @@ def add_parser(subparsers) -> None:
                         help="results folder whose history/ holds the histories (default results)")
     parser.add_argument("--metric", default="wall_s", help="measure tested for step changes (default wall_s)")
     parser.add_argument("--threshold", type=float, default=0.10, help="median change that counts (default 0.10)")
-    parser.add_argument("--alpha", type=float, default=0.05, help="Mann-Whitney significance level (default 0.05)")
+    parser.add_argument("--alpha", type=float, default=0.05, help="significance level after correction (default 0.05)")
+    parser.add_argument("--correction", choices=CORRECTION_CHOICES, default="bh",
+                        help="correction over a step's cells, as cgpm compare's: bh (default), holm, none")
     parser.add_argument("--json", action="store_true", help="print the runs and the steps as JSON")
     parser.set_defaults(handler=run)
 
@@ -55,11 +59,11 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"no history for {args.benchmark!r} in {directory}: add runs with cgpm history --add RUN")
     frame = history.read_history(path)
     points = history.points(frame)
-    steps = history.step_changes(frame, args.metric, args.threshold, args.alpha)
+    steps = history.step_changes(frame, args.metric, args.threshold, args.alpha, args.correction)
     claims = claim_changes_of(args.benchmark, directory)
     if args.json:
         print(json.dumps({"benchmark": args.benchmark, "schema_version": history.SCHEMA_VERSION, "metric": args.metric,
-                          "threshold": args.threshold, "alpha": args.alpha,
+                          "threshold": args.threshold, "alpha": args.alpha, "correction": args.correction,
                           "runs": json.loads(points.to_json(orient="records")),
                           "steps": json.loads(steps.to_json(orient="records")),
                           "cells": json.loads(frame[["machine", "commit", "run_id", "cell_id", "engine", "dataset",
@@ -104,10 +108,12 @@ def verdicts_of(run) -> list:
 
 def _print(args: argparse.Namespace, frame, points, steps) -> None:
     from harness.bench import history
+    from harness.bench.significance import CORRECTIONS, PAIRED, UNPAIRED
     from harness.bench.tables import to_text
 
     print(f"cgpm history {args.benchmark}: {args.metric}; a step is a change when the median ratio is beyond "
-          f"{1 + args.threshold:.2f} (or below {1 - args.threshold:.2f}) and Mann-Whitney p < {args.alpha}")
+          f"{1 + args.threshold:.2f} (or below {1 - args.threshold:.2f}) and the {PAIRED} ({UNPAIRED} where the "
+          f"repetitions cannot be paired) gives p < {args.alpha} after {CORRECTIONS[args.correction]} over the step's cells")
     for machine, runs in points.groupby("machine", sort=False):
         print(f"\nmachine {machine}:")
         shown = runs.assign(commit=runs["commit"].str[:10])[["commit", "run_id", "created", "cells", "dirty"]]
@@ -120,5 +126,5 @@ def _print(args: argparse.Namespace, frame, points, steps) -> None:
             print(f"{base_commit[:10]} -> {commit[:10]}: " + "; ".join(f"{n} {change}" for change, n in counts.items()))
             for row in step[step["change"].isin(["slower", "faster", "failed"])].itertuples():
                 flag = "REGRESSION" if row.change in ("slower", "failed") else "improvement"
-                ratio = f" x{row.ratio:.2f} (p={row.p_value:.3g})" if row.change != "failed" else ""
+                ratio = f" x{row.ratio:.2f} (p={row.p_value:.3g}, adjusted {row.p_adjusted:.3g})" if row.change != "failed" else ""
                 print(f"  {flag}: {row.engine} {row.query} [{row.window}] {row.change}{ratio}")

@@ -65,7 +65,7 @@ def test_a_real_step_is_flagged_and_noise_is_not(series):
     assert set(noise["change"]) <= {"same", "noise"}, noise
     step = steps[steps["commit"] == "c3" * 20].set_index("query")
     assert step.at["star", "change"] == "slower" and step.at["star", "ratio"] == pytest.approx(1.5, rel=0.05)
-    assert step.at["star", "p_value"] < 0.05
+    assert step.at["star", "p_value"] < 0.05 and step.at["star", "test"] == "paired t-test on log ratios"
     assert set(step.drop(index="star")["change"]) <= {"same", "noise"}
     failed = steps[steps["commit"] == "c4" * 20].set_index("query")
     assert failed.at["path", "change"] == "failed" and failed.at["star", "change"] in ("same", "noise")
