@@ -166,6 +166,31 @@ def test_verify_reports_a_divergence_and_writes_a_reproducer(inputs, capsys, mon
     assert code == 1 and json.loads(out)["events"] <= 3
 
 
+def test_the_reproducer_is_named_from_the_engines_name_inside_results_runs_reproducers(inputs, capsys, monkeypatch):
+    """``--engine`` given as ``module:Class`` (or a descriptor path): the directory is the engine's name, not the argument."""
+    from harness.commands.verify_cmd import REPRODUCERS, reproducer_directory
+
+    from engines.baselines.reeval import ReevalEngine
+    from engines.model.stream import Delta
+
+    class Forgetful(ReevalEngine):
+        name = "forgetful"
+
+        def push(self, event):
+            return Delta(added=super().push(event).added, removed=[])
+
+    globals()["Forgetful"] = Forgetful
+    monkeypatch.chdir(inputs)
+    code, out, _ = _run(capsys, "verify", "--engine", f"{__name__}:Forgetful", "--stream", str(inputs / "stream"),
+                        "--query", str(inputs / "q.rq"), "--window", "sliding:3:1", "--json")
+    assert code == 1
+    made = (inputs / json.loads(out)["reproducer"]).resolve()
+    assert made.parent == (inputs / REPRODUCERS).resolve() and made.name.startswith("forgetful-"), made
+    for spelled in ("../../engines/x.toml", "/etc/x", "a:b"):
+        directory = reproducer_directory(spelled, "q", "T")
+        assert directory.parent == REPRODUCERS and "/" not in directory.name and ":" not in directory.name
+
+
 def test_version(capsys):
     code, out, _ = _run(capsys, "--version")
     assert code == 0 and out.startswith("cgpm ")
