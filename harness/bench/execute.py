@@ -22,7 +22,7 @@ from pathlib import Path
 
 from common.errors import ConfigError
 from engines.registry import known_engines, load_problem
-from harness.bench import store
+from harness.bench import run_status, store
 from harness.bench.cell import run_task
 from harness.bench.config import BenchConfig, config_digest_view
 from harness.bench.datasets import prepare_streams
@@ -60,6 +60,9 @@ def check_out_dir(out: Path, config: BenchConfig) -> dict | None:
             raise ConfigError(f"--out {out} already holds files that are not a benchmark run; choose another directory")
         return None
     info = store.read_run_info(out)
+    if info.get("status") == run_status.RUNNING and run_status.owner_alive(info.get("owner")):
+        raise ConfigError(f"{out} is being written by a bench still running (pid {info['owner']['pid']}); "
+                          "wait for it or stop it, or choose another --out")
     if config_digest_view(info["config"]) != config_digest_view(json.loads(json.dumps(config.as_json()))):
         raise ConfigError(f"{out} holds a run of a different configuration; resume it with the same one or choose another --out")
     return info
@@ -124,7 +127,8 @@ def _run_info(config: BenchConfig, out: Path, cells: list[Cell], runner, previou
         "run_id": out.name,
         "created": previous["created"] if previous else now(),
         "resumed": (previous.get("resumed", []) + [now()]) if previous else [],
-        "status": "running",
+        "status": run_status.RUNNING,
+        "owner": run_status.owner(),  # lets a reader tell a killed bench's "running" from a live one
         "command": list(argv) if argv is not None else None,
         "runner": {"name": runner.name, "description": runner.description,
                    "spark_master": config.spark_master if runner.name == "spark" else None},
@@ -166,10 +170,10 @@ def run_bench(config: BenchConfig, out: str | Path, *, runner=None, argv=None, s
     store.write_json(out / store.RUN_FILE, info)
     show_progress = sys.stderr.isatty() if show_progress is None else show_progress
     try:
-        with tempfile.TemporaryDirectory(prefix="cgpm-bench-progress-") as progress_dir:
+        with run_status.terminate_raises(), tempfile.TemporaryDirectory(prefix="cgpm-bench-progress-") as progress_dir:
             _execute(config, out, cells, runner, done, progress_dir if show_progress else None)
     except BaseException:
-        info.update(status="interrupted", interrupted=now())  # the parts stored so far stay; rerun to resume
+        info.update(status=run_status.INTERRUPTED, interrupted=now())  # the parts stored so far stay; rerun to resume
         store.write_json(out / store.RUN_FILE, info)
         store.write_cells(out)
         raise

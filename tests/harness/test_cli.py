@@ -168,10 +168,9 @@ def test_verify_reports_a_divergence_and_writes_a_reproducer(inputs, capsys, mon
 
 def test_the_reproducer_is_named_from_the_engines_name_inside_results_runs_reproducers(inputs, capsys, monkeypatch):
     """``--engine`` given as ``module:Class`` (or a descriptor path): the directory is the engine's name, not the argument."""
-    from harness.commands.verify_cmd import REPRODUCERS, reproducer_directory
-
     from engines.baselines.reeval import ReevalEngine
     from engines.model.stream import Delta
+    from harness.commands.verify_cmd import REPRODUCERS, reproducer_directory
 
     class Forgetful(ReevalEngine):
         name = "forgetful"
