@@ -64,6 +64,10 @@ def add_parser(subparsers) -> None:
     knobs.add_argument("--parallel", type=int, help="timed cells at once (default 1: one at a time)")
     knobs.add_argument("--master", dest="spark_master", help=f"Spark master URL (default {DEFAULTS.spark_master})")
     knobs.add_argument("--name", help="a label for the run (default: the file's name)")
+    knobs.add_argument("--history", action=argparse.BooleanOptionalAction, default=None,
+                       help="append the finished run to results/history/NAME.csv, which the committed-results site "
+                       "shows (default: yes for a configuration file's run under results/runs/, no for a run from "
+                       "--stream/--query flags alone)")
     parser.set_defaults(handler=run)
 
 
@@ -117,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
     summary = per_cell(load_results(run_dir))
     print(to_text(terminal_table(summary)), end="")
     print(f"\nresults in {run_dir}; every column, tables and figures: cgpm report {run_dir}")
-    _add_to_history(Path(run_dir), say)
+    if history_wanted(args):
+        _add_to_history(Path(run_dir), say, asked=bool(args.history))
     for cell in silent_cells(summary, matches=_engine_matches):
         say(f"cell {cell} answered nothing over the whole stream: does the stream hold the query's constants?")
     failed = failed_cells(summary)
@@ -138,15 +143,26 @@ def _engine_matches(name: str) -> bool:
         return True
 
 
-def _add_to_history(run_dir: Path, say) -> None:
-    """A finished run kept under a ``results/runs/`` folder joins its benchmark's history in ``results/history/``
-    (runs written elsewhere, a test's temporary folder, are added by hand: ``cgpm history --add RUN``)."""
-    from harness.bench.history import add_run
+def history_wanted(args: argparse.Namespace) -> bool:
+    """``--history``/``--no-history`` when given; else a configuration file's run (a named benchmark, the same from
+    one commit to the next) joins its history, and an ad-hoc run from flags (``--stream``/``--query``) does not: its
+    one-off cells would otherwise show on the committed-results site as a benchmark's history."""
+    if args.history is not None:
+        return args.history
+    return args.config is not None and args.stream is None and args.query is None
+
+
+def _add_to_history(run_dir: Path, say, asked: bool = False) -> None:
+    """A finished run kept under a ``results/runs/`` folder joins its benchmark's history in the ``history/``
+    beside it; a run written elsewhere (a test's temporary folder) only when ``asked``, into ``results/history/``
+    (or by hand: ``cgpm history --add RUN``)."""
+    from harness.bench.history import HISTORY_DIR, add_run
     from harness.bench.store import read_run_info
 
     parent = run_dir.resolve().parent
-    if parent.name != RUNS.name or parent.parent.name != RUNS.parent.name or read_run_info(run_dir).get("status") != "complete":
+    under_runs = parent.name == RUNS.name and parent.parent.name == RUNS.parent.name
+    if not (under_runs or asked) or read_run_info(run_dir).get("status") != "complete":
         return
-    target, added = add_run(run_dir, parent.parent / "history")
+    target, added = add_run(run_dir, parent.parent / "history" if under_runs else HISTORY_DIR)
     if added:
         say(f"{added} row(s) added to the history {target}")
