@@ -46,6 +46,17 @@ def test_engines_json_lists_capabilities(capsys):
     assert rows["spectra-rev"]["shares"] == ""  # run with several queries: one instance per query
 
 
+def test_engines_fit_100_columns_with_every_engine_and_capability(capsys):
+    code, out, _ = _run(capsys, "engines")
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 100, out
+    _, listed, _ = _run(capsys, "engines", "--json")
+    names = {row["name"] for row in json.loads(listed)}
+    assert names == {line.split()[0] for line in out.splitlines()[1:] if not line.startswith(" ")}
+    reeval = next(line for line in out.splitlines() if line.startswith("reeval "))
+    assert reeval.split()[1:] == ["event,sliding,unbounded", "yes", "none,rdfs", "yes", "yes", "delta"]
+    assert "many queries share: the window store" in out and "cost floor: computes no answers" in out
+
+
 def test_run_writes_a_trace(inputs, capsys):
     trace = inputs / "trace.jsonl"
     code, out, _ = _run(capsys, "run", "--engine", "reeval", "--stream", str(inputs / "stream"), "--query",
