@@ -80,8 +80,11 @@ def resolve(args: argparse.Namespace):
         if args.stream is None or not args.query:
             raise ConfigError("a benchmark from flags needs both --stream DIR and --query FILE.rq")
         named = named_stream_arguments(args.stream)
+        if named is not None and len(named) == 1:
+            named = _one_window_stream(args.stream[0], args.query, (args.window or [None])[0]) or named
         workload = {"queries": [str(q) for q in args.query]}
-        workload.update({"stream": args.stream[0]} if named is None else {"streams": named})
+        workload.update({"stream": args.stream[0]} if named is None else
+                        {"stream": named} if isinstance(named, str) else {"streams": named})
         if args.window:
             workload["windows"] = list(args.window)
         if args.entailment:
@@ -102,6 +105,28 @@ def resolve(args: argparse.Namespace):
         "spark_master": args.spark_master,
     }
     return with_flags(config, flags, workload=workload)
+
+
+def _one_window_stream(value: str, query_paths: list[Path], window: str | None) -> str | None:
+    """``--stream IRI=DIR`` for queries of one window each: DIR when their window clause reads IRI (a ConfigError
+    when it does not), None when they are over named windows (then IRI=DIR names one of their streams)."""
+    from engines.model.query import load_query
+    from harness.query_files import check_query_file
+    from harness.streams.named_inputs import single_stream_directory
+
+    queries = []
+    for path in query_paths:
+        check_query_file(path)
+        queries.append(load_query(path, window=None if window is None or _declares_windows(path) else window))
+    if any(query.named_windows for query in queries):
+        return None
+    return next(iter({single_stream_directory(value, query) for query in queries}))
+
+
+def _declares_windows(path: Path) -> bool:
+    from engines.model.rspql import strip_rspql
+
+    return len(strip_rspql(path.read_text(encoding="utf-8"))[1]) > 1  # --window cannot replace named windows
 
 
 def default_out(name: str) -> Path:
