@@ -1,4 +1,8 @@
-"""``cgpm generate``: make a dataset's stream directory on Spark (or in-process with --no-spark), refusing bad input first.
+"""``cgpm generate``: make a dataset's stream directory, on Spark only where it pays, refusing bad input first.
+
+Spark from ``SPARK_FROM_TRIPLES`` expected triples or for an ``--out`` only Spark can write; below, the dataset's
+pure-Python twin, which writes the same bytes (``tests/generators`` check the twins agree). ``--spark`` and
+``--no-spark`` force either; one line on stderr says which was chosen and why.
 
 Everything the user can get wrong (dataset name, scale, seed, event shape, rate, an output
 directory that already holds data) is checked before Spark starts, so mistakes cost no JVM start.
@@ -15,6 +19,9 @@ import sys
 from common.errors import ConfigError
 from generators.framing import EventShape, GeneratorSpec
 from generators.pipeline import DATASETS, dataset_module
+
+# the twin writes ~170,000 triples/s on one core, Spark's start costs ~20 s before its job: from here Spark pays
+SPARK_FROM_TRIPLES = 5_000_000
 
 
 def add_parser(subparsers) -> None:
@@ -42,7 +49,12 @@ def add_parser(subparsers) -> None:
                         "bsbm: types=leaf|closed, types_in=stream|static, hierarchy_scale, block)")
     parser.add_argument("--master", help="Spark master URL (default local[*])")
     parser.add_argument("--partitions", type=int, help="Spark partitions (default: twice the cores); output is identical")
-    parser.add_argument("--no-spark", action="store_true", help="generate in this process with the pure-Python twin")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--spark", dest="spark", action="store_true", default=None,
+                       help=f"generate on Spark whatever the size (default: Spark from {SPARK_FROM_TRIPLES:,} expected "
+                       "triples, or for an --out Spark must write, the in-process twin below: the same bytes)")
+    where.add_argument("--no-spark", dest="spark", action="store_false",
+                       help="generate in this process with the pure-Python twin whatever the size")
     parser.add_argument("--json", action="store_true", help="print the written stream.json on stdout")
     parser.set_defaults(handler=run)
 
@@ -73,7 +85,9 @@ def run(args: argparse.Namespace) -> int:
     spec = spec_from_args(args)
     dataset_module(spec.dataset).units(spec)  # validates dataset-specific limits before any work
     check_output(args.out)
-    if args.no_spark:
+    use_spark, reason = choose_spark(spec, args.out, args.spark)
+    print(f"cgpm generate: {reason}", file=sys.stderr)
+    if not use_spark:
         bar = _triples_bar(f"generate {spec.dataset}")
         try:
             info = write_stream_local(spec, args.out, progress=lambda done, total: _advance(bar, done, total))
@@ -93,6 +107,34 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.out}: {spec.dataset} scale {spec.scale} seed {spec.seed}: "
               f"{counts['triples']:,} triples in {counts['events']:,} events ({info['generation_seconds']} s)")
     return 0
+
+
+def expected_triples(spec: GeneratorSpec) -> int:
+    """The stream's triples, exact where the dataset knows them from its parameters, else its first unit's (a
+    university, a day of users, ...) times its units: an estimate that costs one unit's draws, not the stream's."""
+    dataset = dataset_module(spec.dataset)
+    units = dataset.units(spec)
+    known = dataset.known_counts(spec)
+    if known:
+        return sum(triples for _, triples in known)
+    return dataset.unit_counts(spec, units[0])[1] * len(units) if units else 0
+
+
+def choose_spark(spec: GeneratorSpec, out: str, forced: bool | None) -> tuple[bool, str]:
+    """(on Spark?, the line that says why): ``--spark``/``--no-spark`` when given; Spark for an ``--out`` only Spark
+    writes (hdfs://, s3a://), or from ``SPARK_FROM_TRIPLES`` expected triples; else the twin, which for LUBM(1)
+    takes 0.6 s where Spark's start and job take two minutes, byte for byte the same stream."""
+    from generators.hadoop_fs import local_path
+
+    if forced is not None:
+        return forced, "on Spark (--spark)" if forced else "in this process, the pure-Python twin (--no-spark)"
+    if local_path(out) is None:
+        return True, f"on Spark: only Spark writes {out}"
+    triples = expected_triples(spec)
+    if triples >= SPARK_FROM_TRIPLES:
+        return True, f"on Spark: about {triples:,} triples expected, from {SPARK_FROM_TRIPLES:,} (--no-spark: in this process)"
+    return False, (f"in this process, the pure-Python twin: about {triples:,} triples expected, below "
+                   f"{SPARK_FROM_TRIPLES:,} (--spark: on Spark)")
 
 
 def _triples_bar(description: str):
