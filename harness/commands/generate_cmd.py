@@ -52,7 +52,7 @@ def add_parser(subparsers) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--spark", dest="spark", action="store_true", default=None,
                        help=f"generate on Spark whatever the size (default: Spark from {SPARK_FROM_TRIPLES:,} expected "
-                       "triples, or for an --out Spark must write, the in-process twin below: the same bytes)")
+                       "triples, with --master, or for an --out only Spark writes; else the in-process twin: the same bytes)")
     where.add_argument("--no-spark", dest="spark", action="store_false",
                        help="generate in this process with the pure-Python twin whatever the size")
     parser.add_argument("--json", action="store_true", help="print the written stream.json on stdout")
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     spec = spec_from_args(args)
     dataset_module(spec.dataset).units(spec)  # validates dataset-specific limits before any work
     check_output(args.out)
-    use_spark, reason = choose_spark(spec, args.out, args.spark)
+    use_spark, reason = choose_spark(spec, args.out, args.spark, args.master)
     print(f"cgpm generate: {reason}", file=sys.stderr)
     if not use_spark:
         bar = _triples_bar(f"generate {spec.dataset}")
@@ -120,14 +120,16 @@ def expected_triples(spec: GeneratorSpec) -> int:
     return dataset.unit_counts(spec, units[0])[1] * len(units) if units else 0
 
 
-def choose_spark(spec: GeneratorSpec, out: str, forced: bool | None) -> tuple[bool, str]:
-    """(on Spark?, the line that says why): ``--spark``/``--no-spark`` when given; Spark for an ``--out`` only Spark
-    writes (hdfs://, s3a://), or from ``SPARK_FROM_TRIPLES`` expected triples; else the twin, which for LUBM(1)
+def choose_spark(spec: GeneratorSpec, out: str, forced: bool | None, master: str | None = None) -> tuple[bool, str]:
+    """(on Spark?, the line that says why): ``--spark``/``--no-spark`` when given; Spark at a ``--master`` given, for
+    an ``--out`` only Spark writes (hdfs://, s3a://), or from ``SPARK_FROM_TRIPLES`` expected triples; else the twin, which for LUBM(1)
     takes 0.6 s where Spark's start and job take two minutes, byte for byte the same stream."""
     from generators.hadoop_fs import local_path
 
     if forced is not None:
         return forced, "on Spark (--spark)" if forced else "in this process, the pure-Python twin (--no-spark)"
+    if master:
+        return True, f"on Spark at {master} (--master)"
     if local_path(out) is None:
         return True, f"on Spark: only Spark writes {out}"
     triples = expected_triples(spec)

@@ -28,9 +28,12 @@ def test_a_small_stream_is_made_in_process_and_a_large_one_on_spark():
     ("file:///tmp/x", None, False, "pure-Python twin"),
     ("out", True, True, "--spark"),
     ("hdfs://namenode/streams/x", False, False, "--no-spark"),
+    ("out", None, True, "--master"),
 ])
 def test_the_out_or_a_flag_decides_and_the_line_says_why(out, forced, spark, said):
-    assert choose_spark(_spec("lubm", 1), out, forced)[0] is spark and said in choose_spark(_spec("lubm", 1), out, forced)[1]
+    master = "spark://host:7077" if said == "--master" else None
+    assert choose_spark(_spec("lubm", 1), out, forced, master) == (spark, choose_spark(_spec("lubm", 1), out, forced, master)[1])
+    assert said in choose_spark(_spec("lubm", 1), out, forced, master)[1]
 
 
 def test_generate_lubm_1_does_not_start_spark_and_says_so(tmp_path, capsys, monkeypatch):
