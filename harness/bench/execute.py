@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -82,14 +81,20 @@ def _task(kind: str, cell: Cell, repetition, config: BenchConfig, progress_dir: 
 
 
 class Progress:
-    """Two bars on stderr when it is a terminal: tasks done, and events fed in the running cells (read from their progress files)."""
+    """Two bars on stderr: tasks done, and events fed in the running cells (read from their progress files); when
+    stderr is not a terminal, a line of each every 10 s (``harness.progress_lines``)."""
 
     def __init__(self, total: int, directory: str | None):
         from tqdm import tqdm
 
+        from harness.progress_lines import progress_bar
+
         enabled = directory is not None
-        self.tasks = tqdm(total=total, desc="cells", unit="cell", disable=not enabled, file=sys.stderr, position=0)
-        self.events = tqdm(total=0, desc="events fed", unit="ev", disable=not enabled, file=sys.stderr, position=1, leave=False)
+        if enabled:
+            self.tasks = progress_bar(total, "cells", "cell", position=0)
+            self.events = progress_bar(0, "events fed", "ev", position=1, leave=False)
+        else:
+            self.tasks, self.events = tqdm(disable=True), tqdm(disable=True)
         self.directory = directory
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._poll, daemon=True) if enabled else None
@@ -168,7 +173,7 @@ def run_bench(config: BenchConfig, out: str | Path, *, runner=None, argv=None, s
         say(f"resuming {out}: {len(done)} finished tasks kept")
     info = _run_info(config, out, cells, runner, previous, argv)
     store.write_json(out / store.RUN_FILE, info)
-    show_progress = sys.stderr.isatty() if show_progress is None else show_progress
+    show_progress = True if show_progress is None else show_progress  # a log, not a terminal, gets lines
     try:
         with run_status.terminate_raises(), tempfile.TemporaryDirectory(prefix="cgpm-bench-progress-") as progress_dir:
             _execute(config, out, cells, runner, done, progress_dir if show_progress else None)

@@ -81,11 +81,11 @@ def load_many_inputs(args: argparse.Namespace):
 
 
 def progress_bar(total, description: str):
-    """A tqdm bar on stderr when it is a terminal; a no-op otherwise. ``total`` may be a callable, called only for a terminal
-    (counting a large stream's events is a scan of its columns)."""
-    from tqdm import tqdm
+    """A tqdm bar on stderr when it is a terminal, else a line every 10 s (``harness.progress_lines``). ``total`` may be
+    a callable, called only for a terminal (counting a large stream's events is a scan of its columns)."""
+    from harness.progress_lines import progress_bar as made
 
     shown = sys.stderr.isatty()
     if callable(total):
         total = total() if shown else None
-    return tqdm(total=total, desc=description, unit="ev", disable=not shown, leave=False, file=sys.stderr)
+    return made(total, description, "ev", terminal=shown, leave=False)

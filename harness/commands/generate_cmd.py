@@ -6,8 +6,8 @@ pure-Python twin, which writes the same bytes (``tests/generators`` check the tw
 
 Everything the user can get wrong (dataset name, scale, seed, event shape, rate, an output
 directory that already holds data) is checked before Spark starts, so mistakes cost no JVM start.
-While it works, progress goes to stderr when it is a terminal (the Spark job's tasks, or the
-triples the pure-Python twin has written); the summary of what was written goes to stdout.
+While it works, progress goes to stderr (the Spark job's tasks, or the triples the pure-Python twin has
+written: a bar on a terminal, a line every 10 s otherwise); the summary of what was written goes to stdout.
 """
 
 from __future__ import annotations
@@ -88,9 +88,11 @@ def run(args: argparse.Namespace) -> int:
     use_spark, reason = choose_spark(spec, args.out, args.spark, args.master)
     print(f"cgpm generate: {reason}", file=sys.stderr)
     if not use_spark:
-        bar = _triples_bar(f"generate {spec.dataset}")
+        from harness.progress_lines import following, progress_bar
+
+        bar = progress_bar(0, f"generate {spec.dataset}", "triple", leave=False)
         try:
-            info = write_stream_local(spec, args.out, progress=lambda done, total: _advance(bar, done, total))
+            info = write_stream_local(spec, args.out, progress=following(bar))
         finally:
             bar.close()
     else:
@@ -137,15 +139,3 @@ def choose_spark(spec: GeneratorSpec, out: str, forced: bool | None, master: str
         return True, f"on Spark: about {triples:,} triples expected, from {SPARK_FROM_TRIPLES:,} (--no-spark: in this process)"
     return False, (f"in this process, the pure-Python twin: about {triples:,} triples expected, below "
                    f"{SPARK_FROM_TRIPLES:,} (--spark: on Spark)")
-
-
-def _triples_bar(description: str):
-    """A tqdm bar of triples written, on stderr when it is a terminal; a no-op otherwise."""
-    from tqdm import tqdm
-
-    return tqdm(total=0, desc=description, unit="triple", disable=not sys.stderr.isatty(), leave=False, file=sys.stderr)
-
-
-def _advance(bar, done: int, total: int) -> None:
-    bar.total = total
-    bar.update(done - bar.n)

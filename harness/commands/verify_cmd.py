@@ -1,6 +1,6 @@
 """``cgpm verify``: exit 0 when the engine agrees with the oracle at every checked instant, 1 when it does not.
 
-Progress (stderr, when a terminal): the Spark oracle's job shows its own stages' tasks while it runs
+Progress (stderr; a line every 10 s when it is not a terminal): the Spark oracle's job shows its own stages' tasks while it runs
 (``harness.spark_progress``), and the comparison's bar over events starts at the first compared
 event, so its rate and ETA are the comparison's, not the job's.
 
