@@ -27,8 +27,8 @@ def floor_bytes(baseline_rows: pd.DataFrame) -> float | None:
     columns = set(baseline_rows)
     if baseline_rows.empty or not ("rss_growth_bytes" in columns or {"rss_peak_bytes", "rss_base_bytes"} <= columns):
         return None
-    median = rss_growth(baseline_rows).median()
-    return None if median != median else float(median)
+    measured = rss_growth(baseline_rows).dropna()  # a scan that timed out or failed measured no growth
+    return float(measured.median()) if len(measured) else None
 
 
 def over_floor(engine_rows: pd.DataFrame, baseline_rows: pd.DataFrame) -> tuple[pd.Series, float | None]:
