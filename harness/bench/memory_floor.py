@@ -32,10 +32,11 @@ def floor_bytes(baseline_rows: pd.DataFrame) -> float | None:
 
 
 def over_floor(engine_rows: pd.DataFrame, baseline_rows: pd.DataFrame) -> tuple[pd.Series, float | None]:
-    """The engine's growth per row less the floor of ``baseline_rows`` (the same cell's), and that floor (None:
-    no baseline here, so the growth is raw)."""
+    """The engine's growth per row less the floor of ``baseline_rows`` (the same cell's), and that floor. No baseline
+    rows: the growth is raw (floor None); baseline rows that measured nothing: NaN, no floor to trust."""
     floor = floor_bytes(baseline_rows)
-    return rss_growth(engine_rows) - (floor or 0.0), floor
+    subtracted = floor if floor is not None else 0.0 if baseline_rows.empty else float("nan")
+    return rss_growth(engine_rows) - subtracted, floor
 
 
 def add_own_memory(frame: pd.DataFrame, workload: pd.Series, floor_engine: str = FLOOR_ENGINE) -> pd.DataFrame:
