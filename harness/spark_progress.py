@@ -3,7 +3,7 @@
 A command whose work is one long Spark job (``cgpm generate``, ``cgpm verify`` with the Spark
 oracle) otherwise shows nothing, or a bar over events that stands still while the job runs and so
 predicts hours. ``spark_progress`` polls ``SparkContext.statusTracker()`` every half second and
-shows a tqdm bar on stderr (when it is a terminal): the tasks completed over the tasks of the stages
+shows a tqdm bar on stderr (a line every 10 s when it is not a terminal): the tasks completed over the tasks of the stages
 seen so far, with the running stage's name. It never starts Spark: with no active SparkContext
 (an oracle that does not use Spark) it shows nothing and costs a poll of ``sys.modules``.
 """
@@ -69,10 +69,10 @@ class _Poller:
         return done, total
 
     def _show(self, done: int, total: int, running: str) -> None:
-        from tqdm import tqdm
+        from harness.progress_lines import progress_bar
 
         if self.bar is None:
-            self.bar = tqdm(total=total, desc=self.description, unit="task", file=sys.stderr, leave=False)
+            self.bar = progress_bar(total, self.description, "task", leave=False)
         self.bar.total = total
         self.bar.n = done
         self.bar.set_postfix_str(running, refresh=False)
@@ -88,8 +88,9 @@ class _Poller:
 
 @contextmanager
 def spark_progress(description: str, enabled: bool | None = None):
-    """Show the Spark jobs run inside the ``with`` block as a bar of their tasks (on stderr, when it is a terminal)."""
-    poller = _Poller(description, sys.stderr.isatty() if enabled is None else enabled).start()
+    """Show the Spark jobs run inside the ``with`` block as a bar of their tasks on stderr (a line every 10 s when
+    stderr is not a terminal: ``harness.progress_lines``)."""
+    poller = _Poller(description, True if enabled is None else enabled).start()
     try:
         yield poller
     finally:

@@ -63,9 +63,18 @@ def make_stream(key: tuple, directory: Path, spark=None) -> dict:
     dataset, scale, seed, shape, rate, options = key
     spec = GeneratorSpec(dataset=dataset, scale=scale, seed=seed, shape=EventShape.parse(shape), rate=rate,
                          options=tuple(options))
+    from harness.progress_lines import following, progress_bar
+    from harness.spark_progress import spark_progress
+
+    what = f"generate {dataset}({scale})"
     if spark is not None:
-        return write_stream_spark(spark, spec, directory)
-    return write_stream_local(spec, directory)
+        with spark_progress(f"{what} on Spark"):
+            return write_stream_spark(spark, spec, directory)
+    bar = progress_bar(0, what, "triple", leave=False)
+    try:
+        return write_stream_local(spec, directory, progress=following(bar))
+    finally:
+        bar.close()
 
 
 def remote_name(uri: str) -> str:

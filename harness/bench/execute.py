@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -22,7 +21,7 @@ from pathlib import Path
 
 from common.errors import ConfigError
 from engines.registry import known_engines, load_problem
-from harness.bench import store
+from harness.bench import run_status, store
 from harness.bench.cell import run_task
 from harness.bench.config import BenchConfig, config_digest_view
 from harness.bench.datasets import prepare_streams
@@ -60,6 +59,9 @@ def check_out_dir(out: Path, config: BenchConfig) -> dict | None:
             raise ConfigError(f"--out {out} already holds files that are not a benchmark run; choose another directory")
         return None
     info = store.read_run_info(out)
+    if info.get("status") == run_status.RUNNING and run_status.owner_alive(info.get("owner")):
+        raise ConfigError(f"{out} is being written by a bench still running (pid {info['owner']['pid']}); "
+                          "wait for it or stop it, or choose another --out")
     if config_digest_view(info["config"]) != config_digest_view(json.loads(json.dumps(config.as_json()))):
         raise ConfigError(f"{out} holds a run of a different configuration; resume it with the same one or choose another --out")
     return info
@@ -80,14 +82,20 @@ def _task(kind: str, cell: Cell, repetition, config: BenchConfig, progress_dir: 
 
 
 class Progress:
-    """Two bars on stderr when it is a terminal: tasks done, and events fed in the running cells (read from their progress files)."""
+    """Two bars on stderr: tasks done, and events fed in the running cells (read from their progress files); when
+    stderr is not a terminal, a line of each every 10 s (``harness.progress_lines``)."""
 
     def __init__(self, total: int, directory: str | None):
         from tqdm import tqdm
 
+        from harness.progress_lines import progress_bar
+
         enabled = directory is not None
-        self.tasks = tqdm(total=total, desc="cells", unit="cell", disable=not enabled, file=sys.stderr, position=0)
-        self.events = tqdm(total=0, desc="events fed", unit="ev", disable=not enabled, file=sys.stderr, position=1, leave=False)
+        if enabled:
+            self.tasks = progress_bar(total, "cells", "cell", position=0)
+            self.events = progress_bar(0, "events fed", "ev", position=1, leave=False)
+        else:
+            self.tasks, self.events = tqdm(disable=True), tqdm(disable=True)
         self.directory = directory
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._poll, daemon=True) if enabled else None
@@ -125,7 +133,8 @@ def _run_info(config: BenchConfig, out: Path, cells: list[Cell], runner, previou
         "run_id": out.name,
         "created": previous["created"] if previous else now(),
         "resumed": (previous.get("resumed", []) + [now()]) if previous else [],
-        "status": "running",
+        "status": run_status.RUNNING,
+        "owner": run_status.owner(),  # lets a reader tell a killed bench's "running" from a live one
         "command": list(argv) if argv is not None else None,
         "runner": {"name": runner.name, "description": runner.description,
                    "spark_master": config.spark_master if runner.name == "spark" else None},
@@ -165,12 +174,12 @@ def run_bench(config: BenchConfig, out: str | Path, *, runner=None, argv=None, s
         say(f"resuming {out}: {len(done)} finished tasks kept")
     info = _run_info(config, out, cells, runner, previous, argv)
     store.write_json(out / store.RUN_FILE, info)
-    show_progress = sys.stderr.isatty() if show_progress is None else show_progress
+    show_progress = True if show_progress is None else show_progress  # a log, not a terminal, gets lines
     try:
-        with tempfile.TemporaryDirectory(prefix="cgpm-bench-progress-") as progress_dir:
+        with run_status.terminate_raises(), tempfile.TemporaryDirectory(prefix="cgpm-bench-progress-") as progress_dir:
             _execute(config, out, cells, runner, done, progress_dir if show_progress else None)
     except BaseException:
-        info.update(status="interrupted", interrupted=now())  # the parts stored so far stay; rerun to resume
+        info.update(status=run_status.INTERRUPTED, interrupted=now())  # the parts stored so far stay; rerun to resume
         store.write_json(out / store.RUN_FILE, info)
         store.write_cells(out)
         raise

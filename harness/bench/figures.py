@@ -128,11 +128,13 @@ def break_even(summary: pd.DataFrame, directory: Path) -> list[str] | str:
 
 
 def rss_vs_window(summary: pd.DataFrame, directory: Path) -> list[str] | str:
-    frame = _with_window_size(summary).dropna(subset=["rss_growth_bytes"])
+    column = "rss_own_bytes" if "rss_own_bytes" in summary else "rss_growth_bytes"
+    frame = _with_window_size(summary).dropna(subset=[column])
     if frame["window_s"].nunique() < 2:
         return "RSS against window size needs at least two window sizes"
-    return _against_window(frame, "rss_growth_bytes", directory, "rss_vs_window", "Memory growth against window size",
-                           "peak RSS − baseline (MiB, median, IQR bars)", scale=2**20)
+    floored = column == "rss_own_bytes" and frame["rss_floor_bytes"].notna().any()
+    return _against_window(frame, column, directory, "rss_vs_window", "Memory growth against window size",
+                           f"peak RSS − baseline{' − scan’s' if floored else ''} (MiB, median, IQR bars)", scale=2**20)
 
 
 def _cell_panels(frame: pd.DataFrame, summary: pd.DataFrame) -> pd.DataFrame:

@@ -19,7 +19,7 @@ import pandas as pd
 
 from harness.bench import figures, paper, store, tables
 from harness.bench.provenance import readme_text
-from harness.bench.summary import display_table, per_cell
+from harness.bench.summary import MEMORY_LEGEND, display_table, per_cell
 
 REPORT_DIR = "report"
 LATENCY_POINTS = 2000  # quantiles kept per repetition for the latency CDF: the curve, without 10^8 rows
@@ -93,7 +93,7 @@ def _markdown(info: dict, table: pd.DataFrame, summary: pd.DataFrame, drawn: dic
              "brackets [q1–q3]. `short`: the timed loop stayed below min_time_s even after the most passes allowed. "
              "Steady state counts only the events after the window is full. Ratios (×B) divide the median wall time by "
              "engine B's on the same stream, query, window and entailment, measured in this run (above 1: slower). "
-             "The same measures, a table per metric in the paper's layout: `tables.md`, `summary.tex`.", "",
+             "The same measures, a table per metric in the paper's layout: `tables.md`, `summary.tex`. " + MEMORY_LEGEND, "",
              tables.to_markdown(table)]
     problems = summary[summary["status"] != "ok"]
     if len(problems):

@@ -31,6 +31,7 @@ import pandas as pd
 
 from common.errors import ConfigError
 from harness.bench.matrix import KEY_COLUMNS, streams_column
+from harness.bench.run_status import shown_status
 from harness.streams.atomic import replace_atomically
 
 SCHEMA_VERSION = "cgpm-bench-run/1"
@@ -83,7 +84,7 @@ def read_run_info(run_dir: str | Path) -> dict:
         raise ConfigError(f"cannot read {path}: {error}") from None
     if info.get("schema_version") != SCHEMA_VERSION:
         raise ConfigError(f"{path} has schema {info.get('schema_version')!r}; this cgpm reads {SCHEMA_VERSION!r}")
-    return info
+    return {**info, "status": shown_status(info)}  # a killed bench's "running" reads as interrupted
 
 
 def part_path(run_dir: Path, cell_id: str, repetition: int | str) -> Path:

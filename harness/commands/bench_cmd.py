@@ -64,6 +64,10 @@ def add_parser(subparsers) -> None:
     knobs.add_argument("--parallel", type=int, help="timed cells at once (default 1: one at a time)")
     knobs.add_argument("--master", dest="spark_master", help=f"Spark master URL (default {DEFAULTS.spark_master})")
     knobs.add_argument("--name", help="a label for the run (default: the file's name)")
+    knobs.add_argument("--history", action=argparse.BooleanOptionalAction, default=None,
+                       help="append the finished run to results/history/NAME.csv, which the committed-results site "
+                       "shows (default: yes for a configuration file's run under results/runs/, no for a run from "
+                       "--stream/--query flags alone)")
     parser.set_defaults(handler=run)
 
 
@@ -76,8 +80,11 @@ def resolve(args: argparse.Namespace):
         if args.stream is None or not args.query:
             raise ConfigError("a benchmark from flags needs both --stream DIR and --query FILE.rq")
         named = named_stream_arguments(args.stream)
+        if named is not None and len(named) == 1:
+            named = _one_window_stream(args.stream[0], args.query, (args.window or [None])[0]) or named
         workload = {"queries": [str(q) for q in args.query]}
-        workload.update({"stream": args.stream[0]} if named is None else {"streams": named})
+        workload.update({"stream": args.stream[0]} if named is None else
+                        {"stream": named} if isinstance(named, str) else {"streams": named})
         if args.window:
             workload["windows"] = list(args.window)
         if args.entailment:
@@ -100,6 +107,28 @@ def resolve(args: argparse.Namespace):
     return with_flags(config, flags, workload=workload)
 
 
+def _one_window_stream(value: str, query_paths: list[Path], window: str | None) -> str | None:
+    """``--stream IRI=DIR`` for queries of one window each: DIR when their window clause reads IRI (a ConfigError
+    when it does not), None when they are over named windows (then IRI=DIR names one of their streams)."""
+    from engines.model.query import load_query
+    from harness.query_files import check_query_file
+    from harness.streams.named_inputs import single_stream_directory
+
+    queries = []
+    for path in query_paths:
+        check_query_file(path)
+        queries.append(load_query(path, window=None if window is None or _declares_windows(path) else window))
+    if any(query.named_windows for query in queries):
+        return None
+    return next(iter({single_stream_directory(value, query) for query in queries}))
+
+
+def _declares_windows(path: Path) -> bool:
+    from engines.model.rspql import strip_rspql
+
+    return len(strip_rspql(path.read_text(encoding="utf-8"))[1]) > 1  # --window cannot replace named windows
+
+
 def default_out(name: str) -> Path:
     return RUNS / f"{datetime.now().strftime('%Y%m%d-%H%M%S')}-{name}"
 
@@ -117,7 +146,8 @@ def run(args: argparse.Namespace) -> int:
     summary = per_cell(load_results(run_dir))
     print(to_text(terminal_table(summary)), end="")
     print(f"\nresults in {run_dir}; every column, tables and figures: cgpm report {run_dir}")
-    _add_to_history(Path(run_dir), say)
+    if history_wanted(args):
+        _add_to_history(Path(run_dir), say, asked=bool(args.history))
     for cell in silent_cells(summary, matches=_engine_matches):
         say(f"cell {cell} answered nothing over the whole stream: does the stream hold the query's constants?")
     failed = failed_cells(summary)
@@ -138,15 +168,26 @@ def _engine_matches(name: str) -> bool:
         return True
 
 
-def _add_to_history(run_dir: Path, say) -> None:
-    """A finished run kept under a ``results/runs/`` folder joins its benchmark's history in ``results/history/``
-    (runs written elsewhere, a test's temporary folder, are added by hand: ``cgpm history --add RUN``)."""
-    from harness.bench.history import add_run
+def history_wanted(args: argparse.Namespace) -> bool:
+    """``--history``/``--no-history`` when given; else a configuration file's run (a named benchmark, the same from
+    one commit to the next) joins its history, and an ad-hoc run from flags (``--stream``/``--query``) does not: its
+    one-off cells would otherwise show on the committed-results site as a benchmark's history."""
+    if args.history is not None:
+        return args.history
+    return args.config is not None and args.stream is None and args.query is None
+
+
+def _add_to_history(run_dir: Path, say, asked: bool = False) -> None:
+    """A finished run kept under a ``results/runs/`` folder joins its benchmark's history in the ``history/``
+    beside it; a run written elsewhere (a test's temporary folder) only when ``asked``, into ``results/history/``
+    (or by hand: ``cgpm history --add RUN``)."""
+    from harness.bench.history import HISTORY_DIR, add_run
     from harness.bench.store import read_run_info
 
     parent = run_dir.resolve().parent
-    if parent.name != RUNS.name or parent.parent.name != RUNS.parent.name or read_run_info(run_dir).get("status") != "complete":
+    under_runs = parent.name == RUNS.name and parent.parent.name == RUNS.parent.name
+    if not (under_runs or asked) or read_run_info(run_dir).get("status") != "complete":
         return
-    target, added = add_run(run_dir, parent.parent / "history")
+    target, added = add_run(run_dir, parent.parent / "history" if under_runs else HISTORY_DIR)
     if added:
         say(f"{added} row(s) added to the history {target}")

@@ -10,7 +10,7 @@ from common.errors import ConfigError
 from engines.model.query import load_query
 from engines.model.windows import DURATION_UNITS, WINDOW_FORMS, parse_window
 from harness.query_files import check_query_file
-from harness.streams.named_inputs import split_stream_argument, stream_directories
+from harness.streams.named_inputs import single_stream_directory, split_stream_argument, stream_directories
 
 __all__ = ["add_query_arguments", "load_inputs", "load_many_inputs", "progress_bar", "split_stream_argument",
            "stream_directories"]
@@ -68,9 +68,12 @@ def load_many_inputs(args: argparse.Namespace):
     else:
         if len(streams) > 1:
             raise ConfigError(f"query {queries[0].name} has one window over one stream; --stream was given {len(streams)} times")
+        directories = {single_stream_directory(streams[0], query) for query in queries}
+        if len(directories) > 1:  # two one-window queries over different streams: neither is the other's
+            raise ConfigError(f"--stream {streams[0]}: the queries' windows read different streams; run them apart")
         # a bounded window among the queries refuses the stream's deletions
         strictest = next((query.window for query in queries if not query.window.allows_deletions), queries[0].window)
-        source = open_stream(streams[0], max_events=limit).checked_against(strictest)
+        source = open_stream(directories.pop(), max_events=limit).checked_against(strictest)
     if not all(query.window.allows_deletions for query in queries) and source.has_deletions:
         for _ in source.events:  # the pass stops at the first deletion with the message naming it
             pass
@@ -78,11 +81,11 @@ def load_many_inputs(args: argparse.Namespace):
 
 
 def progress_bar(total, description: str):
-    """A tqdm bar on stderr when it is a terminal; a no-op otherwise. ``total`` may be a callable, called only for a terminal
-    (counting a large stream's events is a scan of its columns)."""
-    from tqdm import tqdm
+    """A tqdm bar on stderr when it is a terminal, else a line every 10 s (``harness.progress_lines``). ``total`` may be
+    a callable, called only for a terminal (counting a large stream's events is a scan of its columns)."""
+    from harness.progress_lines import progress_bar as made
 
     shown = sys.stderr.isatty()
     if callable(total):
         total = total() if shown else None
-    return tqdm(total=total, desc=description, unit="ev", disable=not shown, leave=False, file=sys.stderr)
+    return made(total, description, "ev", terminal=shown, leave=False)

@@ -8,6 +8,7 @@ the others.
 from __future__ import annotations
 
 import json
+import textwrap
 
 from common.errors import EngineError
 from engines.registry import all_engine_names, get_engine
@@ -42,24 +43,50 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    width = max(len(row["name"]) for row in rows)
-    for row in rows:
-        caps = row["capabilities"]
-        if caps is None:
-            print(f"{row['name']:<{width}} unavailable: {row['unavailable']}")
-            continue
-        print(
-            f"{row['name']:<{width}} windows={','.join(caps['windows']):<24} deletions={str(caps['deletions']).lower():<5} "
-            f"entailment={','.join(caps['entailment']):<9} static={str(caps['static']).lower():<5} "
-            f"filters={str(caps['filters']).lower():<5} output={caps['output']}"
-            + ("" if caps["matches"] else "  (cost floor: computes no answers)")
-            + (f"  (many queries share: {caps['shares']})" if caps.get("shares") else "")
-            + (_external_note(row["external"]) if "external" in row else "")
-        )
+    print(table_text(rows), end="")
     return 0
+
+
+WIDTH = 100  # a terminal's columns the table fits: notes that would not fit wrap under the engine, indented
+COLUMNS = ("engine", "windows", "deletions", "entailment", "static", "filters", "output")
+
+
+def _flag(value) -> str:
+    return "yes" if value else "no"
+
+
+def table_text(rows: list[dict], width: int = WIDTH) -> str:
+    """A column per capability, then the engine's notes (what several queries share, where an external engine
+    comes from, why it is unavailable) wrapped to ``width`` under its row."""
+    cells = [[row["name"], *((",".join(caps["windows"]), _flag(caps["deletions"]), ",".join(caps["entailment"]),
+                              _flag(caps["static"]), _flag(caps["filters"]), caps["output"])
+                             if (caps := row["capabilities"]) is not None else ("",) * 6)] for row in rows]
+    widths = [max(len(line[i]) for line in [list(COLUMNS), *cells]) for i in range(len(COLUMNS))]
+    indent = " " * (widths[0] + 2)
+    lines = ["  ".join(name.ljust(w) for name, w in zip(COLUMNS, widths)).rstrip()]
+    for row, line in zip(rows, cells):
+        if row["capabilities"] is None:
+            lines += textwrap.wrap(f"{row['name'].ljust(widths[0])}  unavailable: {row['unavailable']}", width,
+                                   subsequent_indent=indent, break_on_hyphens=False)
+            continue
+        lines.append("  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip())
+        for note in _notes(row):
+            lines += textwrap.wrap(note, width, initial_indent=indent, subsequent_indent=indent + "  ",
+                                   break_on_hyphens=False)
+    return "\n".join(lines) + "\n"
+
+
+def _notes(row: dict) -> list[str]:
+    caps = row["capabilities"]
+    notes = [] if caps["matches"] else ["cost floor: computes no answers"]
+    if caps.get("shares"):
+        notes.append(f"many queries share: {caps['shares']}")
+    if "external" in row:
+        notes.append(_external_note(row["external"]))
+    return notes
 
 
 def _external_note(external: dict) -> str:
     if external["unavailable"]:
-        return f"  (external, unavailable: {external['unavailable']})"
-    return f"  (external: {external['descriptor']})"
+        return f"external, unavailable: {external['unavailable']}"
+    return f"external: {external['descriptor']}"

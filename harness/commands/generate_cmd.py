@@ -1,9 +1,13 @@
-"""``cgpm generate``: make a dataset's stream directory on Spark (or in-process with --no-spark), refusing bad input first.
+"""``cgpm generate``: make a dataset's stream directory, on Spark only where it pays, refusing bad input first.
+
+Spark from ``SPARK_FROM_TRIPLES`` expected triples or for an ``--out`` only Spark can write; below, the dataset's
+pure-Python twin, which writes the same bytes (``tests/generators`` check the twins agree). ``--spark`` and
+``--no-spark`` force either; one line on stderr says which was chosen and why.
 
 Everything the user can get wrong (dataset name, scale, seed, event shape, rate, an output
 directory that already holds data) is checked before Spark starts, so mistakes cost no JVM start.
-While it works, progress goes to stderr when it is a terminal (the Spark job's tasks, or the
-triples the pure-Python twin has written); the summary of what was written goes to stdout.
+While it works, progress goes to stderr (the Spark job's tasks, or the triples the pure-Python twin has
+written: a bar on a terminal, a line every 10 s otherwise); the summary of what was written goes to stdout.
 """
 
 from __future__ import annotations
@@ -15,6 +19,9 @@ import sys
 from common.errors import ConfigError
 from generators.framing import EventShape, GeneratorSpec
 from generators.pipeline import DATASETS, dataset_module
+
+# the twin writes ~170,000 triples/s on one core, Spark's start costs ~20 s before its job: from here Spark pays
+SPARK_FROM_TRIPLES = 5_000_000
 
 
 def add_parser(subparsers) -> None:
@@ -42,7 +49,12 @@ def add_parser(subparsers) -> None:
                         "bsbm: types=leaf|closed, types_in=stream|static, hierarchy_scale, block)")
     parser.add_argument("--master", help="Spark master URL (default local[*])")
     parser.add_argument("--partitions", type=int, help="Spark partitions (default: twice the cores); output is identical")
-    parser.add_argument("--no-spark", action="store_true", help="generate in this process with the pure-Python twin")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--spark", dest="spark", action="store_true", default=None,
+                       help=f"generate on Spark whatever the size (default: Spark from {SPARK_FROM_TRIPLES:,} expected "
+                       "triples, with --master, or for an --out only Spark writes; else the in-process twin: the same bytes)")
+    where.add_argument("--no-spark", dest="spark", action="store_false",
+                       help="generate in this process with the pure-Python twin whatever the size")
     parser.add_argument("--json", action="store_true", help="print the written stream.json on stdout")
     parser.set_defaults(handler=run)
 
@@ -73,10 +85,14 @@ def run(args: argparse.Namespace) -> int:
     spec = spec_from_args(args)
     dataset_module(spec.dataset).units(spec)  # validates dataset-specific limits before any work
     check_output(args.out)
-    if args.no_spark:
-        bar = _triples_bar(f"generate {spec.dataset}")
+    use_spark, reason = choose_spark(spec, args.out, args.spark, args.master)
+    print(f"cgpm generate: {reason}", file=sys.stderr)
+    if not use_spark:
+        from harness.progress_lines import following, progress_bar
+
+        bar = progress_bar(0, f"generate {spec.dataset}", "triple", leave=False)
         try:
-            info = write_stream_local(spec, args.out, progress=lambda done, total: _advance(bar, done, total))
+            info = write_stream_local(spec, args.out, progress=following(bar))
         finally:
             bar.close()
     else:
@@ -95,13 +111,31 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _triples_bar(description: str):
-    """A tqdm bar of triples written, on stderr when it is a terminal; a no-op otherwise."""
-    from tqdm import tqdm
+def expected_triples(spec: GeneratorSpec) -> int:
+    """The stream's triples, exact where the dataset knows them from its parameters, else its first unit's (a
+    university, a day of users, ...) times its units: an estimate that costs one unit's draws, not the stream's."""
+    dataset = dataset_module(spec.dataset)
+    units = dataset.units(spec)
+    known = dataset.known_counts(spec)
+    if known:
+        return sum(triples for _, triples in known)
+    return dataset.unit_counts(spec, units[0])[1] * len(units) if units else 0
 
-    return tqdm(total=0, desc=description, unit="triple", disable=not sys.stderr.isatty(), leave=False, file=sys.stderr)
 
+def choose_spark(spec: GeneratorSpec, out: str, forced: bool | None, master: str | None = None) -> tuple[bool, str]:
+    """(on Spark?, the line that says why): ``--spark``/``--no-spark`` when given; Spark at a ``--master`` given, for
+    an ``--out`` only Spark writes (hdfs://, s3a://), or from ``SPARK_FROM_TRIPLES`` expected triples; else the twin, which for LUBM(1)
+    takes 0.6 s where Spark's start and job take two minutes, byte for byte the same stream."""
+    from generators.hadoop_fs import local_path
 
-def _advance(bar, done: int, total: int) -> None:
-    bar.total = total
-    bar.update(done - bar.n)
+    if forced is not None:
+        return forced, "on Spark (--spark)" if forced else "in this process, the pure-Python twin (--no-spark)"
+    if master:
+        return True, f"on Spark at {master} (--master)"
+    if local_path(out) is None:
+        return True, f"on Spark: only Spark writes {out}"
+    triples = expected_triples(spec)
+    if triples >= SPARK_FROM_TRIPLES:
+        return True, f"on Spark: about {triples:,} triples expected, from {SPARK_FROM_TRIPLES:,} (--no-spark: in this process)"
+    return False, (f"in this process, the pure-Python twin: about {triples:,} triples expected, below "
+                   f"{SPARK_FROM_TRIPLES:,} (--spark: on Spark)")

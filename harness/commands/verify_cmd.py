@@ -1,6 +1,6 @@
 """``cgpm verify``: exit 0 when the engine agrees with the oracle at every checked instant, 1 when it does not.
 
-Progress (stderr, when a terminal): the Spark oracle's job shows its own stages' tasks while it runs
+Progress (stderr; a line every 10 s when it is not a terminal): the Spark oracle's job shows its own stages' tasks while it runs
 (``harness.spark_progress``), and the comparison's bar over events starts at the first compared
 event, so its rate and ETA are the comparison's, not the job's.
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import time
 from pathlib import Path
 
@@ -64,9 +65,21 @@ def _reproduce(args, query, stream, result) -> str:
             return True
 
     small = shrink(prefix, still_fails)
-    directory = args.reproducer or Path("results/runs/reproducers") / f"{args.engine}-{query.name}-{time.strftime('%Y%m%d-%H%M%S')}"
+    directory = args.reproducer or reproducer_directory(result.engine, query.name, time.strftime("%Y%m%d-%H%M%S"))
     write_reproducer(directory, args.engine, query, small, oracle=oracle)
     return str(directory)
+
+
+REPRODUCERS = Path("results/runs/reproducers")
+
+
+def reproducer_directory(engine_name: str, query_name: str, stamp: str) -> Path:
+    """``REPRODUCERS/ENGINE-QUERY-TIME`` named from the engine's own name, never the ``--engine`` argument: a
+    descriptor path (``../engines/x.toml``) or a ``module:Class`` must not put it elsewhere or spell a colon."""
+    def slug(text: str) -> str:
+        return re.sub(r"[^A-Za-z0-9_+-]+", "-", str(text)).strip("-") or "unnamed"
+
+    return REPRODUCERS / f"{slug(engine_name)}-{slug(query_name)}-{stamp}"
 
 
 class _LazyBar:

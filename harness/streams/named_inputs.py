@@ -85,6 +85,36 @@ def query_directories(query, given: Mapping[str, str], hint) -> dict[str, str]:
     return {iri: given[iri] for iri in query.streams}
 
 
+def one_window_stream(query) -> str | None:
+    """The stream IRI the one window clause of ``query`` reads (``FROM NAMED WINDOW :w ON :s``), None when the
+    window has no clause (``--window`` or a ``# window:`` comment): the model keeps no stream for one window."""
+    from engines.model.rspql import strip_rspql
+
+    _, declared = strip_rspql(query.text)
+    if len(declared) != 1:
+        return None
+    token = declared[0].stream_token
+    if token.startswith("<") and token.endswith(">"):
+        return token[1:-1]
+    prefix, _, local = token.partition(":")
+    found = re.search(rf"PREFIX\s+{re.escape(prefix)}:\s*<([^>]*)>", query.text, re.IGNORECASE)
+    return found.group(1) + local if found else None
+
+
+def single_stream_directory(value: str, query) -> str:
+    """The directory of the one ``--stream`` of a one-window ``query``: ``DIR``, or ``IRI=DIR`` when its window clause
+    reads that IRI; an IRI it does not read is a ConfigError (taken whole, it would be sent to Spark as a URI)."""
+    iri, directory = split_stream_argument(value)
+    if iri is None:
+        return directory
+    read = one_window_stream(query)
+    if iri != read:
+        what = f"its one window reads <{read}>" if read else "it has one window over one stream"
+        raise ConfigError(f"--stream {value}: query {query.name} has no named window reading <{iri}> ({what}): "
+                          f"give --stream {directory}")
+    return directory
+
+
 def unread_stream(queries: Iterable, iris: Iterable[str]) -> str | None:
     """The first of ``iris`` that no named window of any of ``queries`` reads (None when each is read)."""
     read = {iri for query in queries for iri in query.streams}

@@ -7,6 +7,7 @@ held by a gate after its first finished repetition, so the kill always lands mid
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -156,6 +157,33 @@ def _bench_command(out: Path) -> list[str]:
             "--query", str(QUERY), "--repetitions", "3", "--runner", "process", "--out", str(out)]
 
 
+def _start_and_wait_for_the_first_part(out: Path, hold: Path) -> subprocess.Popen:
+    hold.touch()  # repetitions after the first wait on it until the kill
+    env = os.environ | {"CGPM_TEST_RUN": str(out), "CGPM_TEST_HOLD": str(hold)}
+    process = subprocess.Popen(_bench_command(out), cwd=REPOSITORY, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True, env=env)
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and not list((out / "parts").glob("*/r0.json")):
+        assert process.poll() is None, "the run ended before it could be killed"
+        time.sleep(0.05)
+    assert process.poll() is None, "the run ended before it could be killed"
+    return process
+
+
+def test_a_terminated_run_marks_itself_interrupted(tmp_path):
+    out, hold = tmp_path / "terminated", tmp_path / "hold"
+    process = _start_and_wait_for_the_first_part(out, hold)
+    try:
+        os.kill(process.pid, signal.SIGTERM)  # the bench alone, as a service manager or `kill PID` stops it
+        process.wait(timeout=120)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)  # its cell process, still waiting on the hold
+    info = json.loads((out / "run.json").read_text())
+    assert process.returncode == 128 + signal.SIGTERM and info["status"] == "interrupted" and info["interrupted"]
+    assert info["owner"]["pid"] == process.pid
+
+
 def test_a_killed_run_keeps_its_finished_cells_and_resumes(tmp_path):
     out, hold = tmp_path / "killed", tmp_path / "hold"
     hold.touch()  # repetitions after the first wait on it until the kill
@@ -173,7 +201,8 @@ def test_a_killed_run_keeps_its_finished_cells_and_resumes(tmp_path):
     finished = sorted(parts.glob("*/r*.json"))
     assert [path.name for path in finished] == ["r0.json"]
     kept = {path.name: json.loads(path.read_text())["row"]["pid"] for path in finished}  # each part is whole JSON
-    assert json.loads((out / "run.json").read_text())["status"] == "running"
+    assert json.loads((out / "run.json").read_text())["status"] == "running"  # SIGKILL cannot be caught...
+    assert store.read_run_info(out)["status"] == "interrupted"  # ...but no process of its owner lives: a reader says so
     hold.unlink()
     resumed = subprocess.run(_bench_command(out), cwd=REPOSITORY, capture_output=True, text=True, timeout=240, env=env)
     assert resumed.returncode == 0, resumed.stderr
@@ -183,3 +212,14 @@ def test_a_killed_run_keeps_its_finished_cells_and_resumes(tmp_path):
         assert frame.loc[frame["repetition"] == int(name[1]), "pid"].item() == pid  # not run again
     assert json.loads((out / "run.json").read_text())["status"] == "complete"
     assert not list(out.rglob("*.partial-*"))
+
+
+def test_a_running_run_reads_interrupted_only_when_its_owner_is_gone_from_this_host():
+    from harness.bench.run_status import owner, shown_status
+
+    me = owner()
+    assert shown_status({"status": "running", "owner": me}) == "running"  # alive
+    assert shown_status({"status": "running", "owner": {**me, "started": me["started"] - 3600}}) == "interrupted"  # pid reused
+    assert shown_status({"status": "running", "owner": {**me, "host": "elsewhere"}}) == "running"  # cannot tell
+    assert shown_status({"status": "running"}) == "running"  # recorded before owners were
+    assert shown_status({"status": "complete", "owner": {**me, "pid": 2**22 + 7}}) == "complete"

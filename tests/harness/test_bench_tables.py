@@ -47,10 +47,48 @@ def test_per_cell_keeps_the_interquartile_range_and_memory_per_triple():
     assert summary.loc["spectra-L1-big", "short"] == True  # noqa: E712 (numpy bool)
 
 
+def _with_scan(cells: pd.DataFrame, scan_growth_mib: float) -> pd.DataFrame:
+    """``cells`` plus a scan cell (growth ``scan_growth_mib``) beside every workload of theirs."""
+    scans = cells[cells["engine"] == "spectra"].copy()
+    scans["engine"] = "scan"
+    scans["cell_id"] = "scan-" + scans["cell_id"]
+    scans["rss_peak_bytes"] = scans["rss_base_bytes"] + scan_growth_mib * 2**20
+    return pd.concat([cells, scans], ignore_index=True)
+
+
+def test_the_report_gives_the_engines_own_memory_over_scans_growth_in_the_same_cell():
+    from harness.bench.memory_floor import over_floor
+
+    cells = _with_scan(_cells(), scan_growth_mib=0.5)
+    summary = per_cell(cells).set_index("cell_id")
+    cell = summary.loc["spectra-L1-sliding:1000:1"]
+    assert cell["rss_growth_bytes"] == 3 * 2**20  # raw growth kept in summary.csv
+    assert cell["rss_floor_bytes"] == 0.5 * 2**20
+    assert cell["rss_own_bytes"] == 2.5 * 2**20
+    assert cell["own_bytes_per_window_triple"] == pytest.approx(2.5 * 2**20 / 2**10)
+    # the claims' function on the same repetitions gives the same numbers
+    mine = cells[cells["cell_id"] == "spectra-L1-sliding:1000:1"]
+    own, floor = over_floor(mine, cells[cells["cell_id"] == "scan-spectra-L1-sliding:1000:1"])
+    assert floor == 0.5 * 2**20 and own.median() == cell["rss_own_bytes"]
+    table = display_table(per_cell(cells))
+    assert "2.50 [1.50–3.50]" in set(table["own RSS MiB"]) and not any(str(t).endswith("raw") for t in table["own RSS MiB"])
+    memory = next(t for t in paper.paper_tables(per_cell(cells), repetitions=5) if t.metric == "memory_growth")
+    assert "less scan's" in memory.title and "raw" not in memory.title
+    assert ["spectra", "L1", "2.50 [1.50–3.50]"] == next(row for row in memory.rows if row[:2] == ["spectra", "L1"])[:3]
+
+
+def test_without_a_scan_cell_the_memory_columns_say_they_are_raw_growth():
+    summary = per_cell(_cells())
+    table = display_table(summary)
+    assert "3.00 [2.00–4.00] raw" in set(table["own RSS MiB"])
+    memory = next(t for t in paper.paper_tables(summary, repetitions=5) if t.metric == "memory_growth")
+    assert "raw" in memory.title
+
+
 def test_display_table_prints_median_and_iqr():
     table = display_table(per_cell(_cells()))
     assert "3.00 [2.00–4.00]" in set(table["wall s"])
-    assert "peak RSS MiB" not in table and "RSS growth MiB" in table and "B/window triple" in table
+    assert "peak RSS MiB" not in table and "own RSS MiB" in table and "own B/window triple" in table
     assert any(text.endswith("short") for text in table["runs ok"])
     assert spread_text(float("nan"), 1, 2) == "–"
 

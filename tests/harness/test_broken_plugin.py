@@ -31,8 +31,11 @@ def _run(capsys, *argv):
 def test_engines_lists_a_broken_plugin_as_unavailable(broken_plugin, capsys):
     code, out, _ = _run(capsys, "engines")
     assert code == 0
-    line = next(line for line in out.splitlines() if line.startswith("broken-plugin"))
-    assert "unavailable" in line and "no_such_package" in line
+    lines = out.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("broken-plugin"))
+    block = lines[first:first + 1 + next((i for i, line in enumerate(lines[first + 1:]) if not line.startswith(" ")),
+                                         len(lines))]  # the reason wraps under its row, indented
+    assert "unavailable" in block[0] and "no_such_package" in " ".join(block)
     assert any(line.startswith("reeval ") for line in out.splitlines())
 
 

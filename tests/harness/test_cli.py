@@ -46,6 +46,17 @@ def test_engines_json_lists_capabilities(capsys):
     assert rows["spectra-rev"]["shares"] == ""  # run with several queries: one instance per query
 
 
+def test_engines_fit_100_columns_with_every_engine_and_capability(capsys):
+    code, out, _ = _run(capsys, "engines")
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 100, out
+    _, listed, _ = _run(capsys, "engines", "--json")
+    names = {row["name"] for row in json.loads(listed)}
+    assert names == {line.split()[0] for line in out.splitlines()[1:] if not line.startswith(" ")}
+    reeval = next(line for line in out.splitlines() if line.startswith("reeval "))
+    assert reeval.split()[1:] == ["event,sliding,unbounded", "yes", "none,rdfs", "yes", "yes", "delta"]
+    assert "many queries share: the window store" in out and "cost floor: computes no answers" in out
+
+
 def test_run_writes_a_trace(inputs, capsys):
     trace = inputs / "trace.jsonl"
     code, out, _ = _run(capsys, "run", "--engine", "reeval", "--stream", str(inputs / "stream"), "--query",
@@ -164,6 +175,30 @@ def test_verify_reports_a_divergence_and_writes_a_reproducer(inputs, capsys, mon
     code, out, _ = _run(capsys, "verify", "--engine", "forgetful", "--stream", str(repro / "stream"), "--query",
                         str(repro / "query.rq"), "--window", "sliding:3:1", "--json", "--no-reproducer")
     assert code == 1 and json.loads(out)["events"] <= 3
+
+
+def test_the_reproducer_is_named_from_the_engines_name_inside_results_runs_reproducers(inputs, capsys, monkeypatch):
+    """``--engine`` given as ``module:Class`` (or a descriptor path): the directory is the engine's name, not the argument."""
+    from engines.baselines.reeval import ReevalEngine
+    from engines.model.stream import Delta
+    from harness.commands.verify_cmd import REPRODUCERS, reproducer_directory
+
+    class Forgetful(ReevalEngine):
+        name = "forgetful"
+
+        def push(self, event):
+            return Delta(added=super().push(event).added, removed=[])
+
+    globals()["Forgetful"] = Forgetful
+    monkeypatch.chdir(inputs)
+    code, out, _ = _run(capsys, "verify", "--engine", f"{__name__}:Forgetful", "--stream", str(inputs / "stream"),
+                        "--query", str(inputs / "q.rq"), "--window", "sliding:3:1", "--json")
+    assert code == 1
+    made = (inputs / json.loads(out)["reproducer"]).resolve()
+    assert made.parent == (inputs / REPRODUCERS).resolve() and made.name.startswith("forgetful-"), made
+    for spelled in ("../../engines/x.toml", "/etc/x", "a:b"):
+        directory = reproducer_directory(spelled, "q", "T")
+        assert directory.parent == REPRODUCERS and "/" not in directory.name and ":" not in directory.name
 
 
 def test_version(capsys):

@@ -181,3 +181,29 @@ def test_a_one_window_query_beside_queries_over_named_windows_exits_2(three, cap
                         "--query", str(three / "one.rq"))
     assert code == 2 and err.count("\n") == 1
     assert "query one has one window over one stream and query q is over named windows" in err
+
+
+ONE_NAMED = """PREFIX : <http://ex/>
+SELECT * FROM NAMED WINDOW :w1 ON :s1 [RANGE PT0.003S STEP PT0.001S]
+WHERE { WINDOW :w1 { ?x :p ?y } }
+"""
+
+
+@pytest.mark.parametrize("command", ["run", "verify", "bench"])
+def test_one_iri_stream_for_a_query_without_named_windows_is_one_line_exit_2(inputs, capsys, command, tmp_path):
+    """Not taken whole for a URI Spark would try to read (over the network, dying with a Java traceback)."""
+    (inputs / "one.rq").write_text("PREFIX : <http://ex/>\nSELECT * WHERE { ?x :p ?y }\n")
+    out = ["--out", str(tmp_path / "run")] if command == "bench" else []
+    code, _, err = _run(capsys, command, "--engine", "reeval", "--stream", f"http://ex/s1={inputs / 'one'}", "--query",
+                        str(inputs / "one.rq"), "--window", "sliding:3:1", *out)
+    assert code == 2 and "no named window reading <http://ex/s1>" in err and err.count("\n") == 1, err
+    assert f"give --stream {inputs / 'one'}" in err
+
+
+@pytest.mark.parametrize("command", ["run", "verify"])
+def test_one_iri_stream_for_a_query_with_that_named_window_runs_as_the_named_stream(inputs, capsys, command):
+    (inputs / "named.rq").write_text(ONE_NAMED)
+    code, out, err = _run(capsys, command, "--engine", "reeval", "--stream", f"http://ex/s1={inputs / 'one'}",
+                          "--query", str(inputs / "named.rq"), "--json")
+    assert code == 0, err
+    assert json.loads(out)["window"] == "sliding:3:1" and json.loads(out)["events"] == 3  # the stream of one/

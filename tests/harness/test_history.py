@@ -155,6 +155,20 @@ def test_bench_adds_a_finished_run_kept_under_results_runs_and_no_other(tmp_path
     assert not (tmp_path / "scratch" / "history").exists() and len(said) == 1
 
 
+@pytest.mark.parametrize(("argv", "joins"), [
+    (["bench", "benchmarks/configs/x.toml"], True),
+    (["bench", "--engine", "scan", "--stream", "S", "--query", "q.rq", "--out", "results/runs/x"], False),
+    (["bench", "--engine", "scan", "--stream", "S", "--query", "q.rq", "--history"], True),
+    (["bench", "benchmarks/configs/x.toml", "--no-history"], False),
+])
+def test_only_a_configuration_files_run_joins_the_history_unless_asked(argv, joins):
+    """An ad-hoc bench from flags would append its one-off cells to a history the committed-results site shows."""
+    from harness.cli import build_parser
+    from harness.commands.bench_cmd import history_wanted
+
+    assert history_wanted(build_parser("bench").parse_args(argv)) is joins
+
+
 @dataclass(frozen=True)
 class MadeUpVerdict:
     """The fields of harness.claims.Verdict that the claim history keeps."""
