@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from harness.bench import figures, paper, store, tables
-from harness.bench.provenance import readme_text
+from harness.bench.provenance import load_text, readme_text
 from harness.bench.summary import display_table, per_cell
 
 REPORT_DIR = "report"
@@ -35,7 +35,7 @@ def run_facts(info: dict) -> list[str]:
         f"- code: commit {commit}; cgpm-bench {info.get('packages', {}).get('cgpm-bench')}",
         f"- machine: {machine.get('processor')}, {machine.get('cpus_logical')} logical CPUs, "
         f"{memory / 2**30:.1f} GiB" if memory else "- machine: unknown",
-        f"- load average at start: {machine.get('load_average')}",
+        f"- load average at start: {load_text(machine)}",
         f"- runner: {runner.get('description')}" + (f" on {runner['spark_master']}" if runner.get("spark_master") else ""),
         f"- repetitions {config.get('repetitions')}, warm-up passes {config.get('warmup')}, timed loop of at least "
         f"{config.get('min_time_s', 0)} s per repetition (short cells repeated in their process), "
