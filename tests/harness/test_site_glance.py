@@ -154,3 +154,13 @@ def test_the_command_logs_its_progress_to_stderr(tmp_path, capsys):
     assert main(["site", "--out", str(tmp_path / "site"), "--results", str(published), "--history", str(histories)]) == 0
     captured = capsys.readouterr()
     assert "steps to build" in captured.err and "steps done" in captured.err and "site written to" in captured.out
+
+
+def test_a_run_file_without_commit_or_machine_says_not_recorded():
+    from harness.bench.provenance import load_text
+    from harness.bench.report import run_facts
+
+    facts = "\n".join(run_facts({"run_id": "r"}))
+    assert "commit not recorded" in facts and "machine: not recorded" in facts and "unknown" not in facts
+    assert "load average at start: not recorded" in facts
+    assert load_text({"load_average": [0.5, 0.25, 0.125]}) == "0.50, 0.25, 0.12 (1, 5, 15 min)"
