@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from harness.bench.compare import REGRESSIONS
-from harness.bench.summary import WORKLOAD_COLUMNS
+from harness.bench.summary import WORKLOAD_COLUMNS, window_range_ms
 
 FLOOR_ENGINES = ("scan",)
 METRIC = "triples_per_s"
@@ -54,10 +54,16 @@ def fastest_per_workload(summary: pd.DataFrame, metric: str = METRIC) -> pd.Data
                      "x the next": (float(best["_metric"] / runner["_metric"]) if runner is not None
                                     and runner["_metric"] > 0 else float("nan")),
                      "engines ranked": len(finished), "timed out": ", ".join(map(str, out["engine"])),
-                     "_order": (_natural(str(best["query"])), str(best["window"]))})
+                     "_order": (_natural(str(best["query"])), _range_ms(str(best["window"])), str(best["window"]))})
     if not rows or all(row["engines ranked"] < 2 and not row["timed out"] for row in rows):
         return pd.DataFrame(columns=FASTEST_COLUMNS)
     return pd.DataFrame(rows).sort_values("_order", kind="stable").drop(columns=["_order"]).reset_index(drop=True)
+
+
+def _range_ms(window: str) -> float:
+    """The window's range for ordering: 1 s before 10 s before 100 s (a window without one first)."""
+    range_ms = window_range_ms(window)
+    return 0.0 if range_ms is None or pd.isna(range_ms) else float(range_ms)
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,8 @@ def test_the_run_page_names_the_fastest_engine_of_each_workload_and_by_how_much(
     table = fastest_per_workload(demo.groupby(["engine", "query", "window"], as_index=False)
                                  .agg(triples_per_s=("triples_per_s", "median"), status=("status", "first")))
     assert list(table["fastest"]) == ["spectra"] * 4 and list(table["next"]) == ["spectra-rev"] * 4  # scan: the floor
+    assert list(table["workload"]) == ["L1 · 1 s / 100 ms", "L1 · 10 s / 100 ms", "L7 · 1 s / 100 ms",
+                                       "L7 · 10 s / 100 ms"]  # by query, then by window range (not as text)
     assert table["x the next"].between(2 * 1.6 * 0.9, 2 * 1.6 * 1.1).all()  # spectra-rev: 2x the time, then 1.6x
     timed = (site / "runs" / "timeouts" / "index.html").read_text()
     assert "<td>L1 · 10 s / 100 ms</td><td>spectra</td>" in timed
