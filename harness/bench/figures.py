@@ -4,7 +4,8 @@ Figures: throughput against window size (whole cell, and at steady state), break
 against re-evaluation's, by window size), latency CDFs (per event; end to end when rate-paced),
 memory growth against events processed (first pass of repetition 0: a fast engine is a line too,
 from its start and end points) and against window size, and the engines side by side at one window
-(the run's largest, so a run of a single window has a figure too). Measures against window size are medians
+(the run's largest, so a run of a single window has a figure too; an engine that timed out there is a hatched
+bar at the most its rate can be, never a gap). Measures against window size are medians
 with their IQR as error bars. A figure whose data is absent (one window size only, no ``reeval``
 cells) is not drawn, and ``draw_all`` says why in its return value instead.
 """
@@ -21,8 +22,9 @@ matplotlib.use("Agg")  # files only, never a display
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.font_manager import FontProperties  # noqa: E402
 
-from harness.bench.style import engine_style, format_axis, window_axis  # noqa: E402
+from harness.bench.style import compact_number, engine_style, format_axis, legend_columns, window_axis, wrapped  # noqa: E402
 from harness.bench.summary import window_range_ms  # noqa: E402
 
 FORMATS = ("pdf", "png")
@@ -52,18 +54,28 @@ def _grid(panels: list[str]):
     return figure, dict(zip(panels, axes.flat))
 
 
+def _points(setting: str) -> float:  # an rcParams font size (9, or "large") in points
+    return FontProperties(size=plt.rcParams[setting]).get_size_in_points()
+
+
+def _title(axis, text: str) -> None:
+    axis.set_title(wrapped(text, axis.get_position().width * axis.figure.get_figwidth(), _points("axes.titlesize")))
+
+
 def _legend(figure, engines: list[str]) -> None:
+    """Below the panels, in as many columns as the figure's width holds (never cut at its edges)."""
     handles = [plt.Line2D([], [], color=engine_style(e).colour, marker=engine_style(e).marker,
                           linestyle=engine_style(e).linestyle, label=e) for e in engines]
-    figure.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 6), frameon=False)
+    columns = legend_columns(engines, figure.get_figwidth(), _points("legend.fontsize"))
+    figure.legend(handles=handles, loc="outside lower center", ncols=columns, frameon=False)
 
 
 def _save(figure, directory: Path, name: str, title: str, formats: tuple[str, ...] = FORMATS) -> list[str]:
-    figure.suptitle(title)
+    figure.suptitle(wrapped(title, figure.get_figwidth(), _points("figure.titlesize")))
     written = []
     for extension in formats:
         path = directory / f"{name}.{extension}"
-        figure.savefig(path, dpi=DPI)
+        figure.savefig(path, dpi=DPI, bbox_inches="tight", pad_inches=0.05)  # the canvas grows to hold every text
         written.append(path.name)
     plt.close(figure)
     return written
@@ -98,7 +110,7 @@ def _against_window(frame: pd.DataFrame, column: str, directory: Path, name: str
             axis.axhline(reference, color="grey", linestyle="--", linewidth=1)
         window_axis(axis, list(part["window_s"]))
         format_axis(axis, list(part[column] / scale) + ([reference] if reference else []))
-        axis.set_title(panel)
+        _title(axis, panel)
         axis.set_xlabel("window range")
         axis.set_ylabel(ylabel)
         axis.grid(True, which="major", alpha=0.3)
@@ -183,7 +195,7 @@ def latency_cdf(latencies: pd.DataFrame, summary: pd.DataFrame, directory: Path,
                           linestyle=style.linestyle, linewidth=1.3)
         format_axis(axis, [part[column].min(), part[column].max()], "x")
         axis.set_ylim(0, 1.02)
-        axis.set_title(panel)
+        _title(axis, panel)
         axis.set_xlabel("end-to-end latency, arrival to answer (ms)" if column == "e2e_ms" else "per-event latency (ms)")
         axis.set_ylabel("fraction of events")
         axis.grid(True, which="major", alpha=0.3)
@@ -215,9 +227,9 @@ def rss_vs_events(rss: pd.DataFrame, summary: pd.DataFrame, directory: Path) -> 
                 style = engine_style(engine)
                 axis.plot(line["events"], line["growth_mib"], color=style.colour, linestyle=style.linestyle,
                           marker=style.marker, markevery=max(1, len(line) // 8), markersize=4, linewidth=1.2)
-        axis.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: _compact(v)))
-        axis.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: _compact(v)))
-        axis.set_title(panel)
+        axis.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(compact_number))
+        axis.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(compact_number))
+        _title(axis, panel)
         axis.set_xlabel("events processed")
         axis.set_ylabel("RSS − baseline (MiB)")
         axis.grid(True, which="major", alpha=0.3)
@@ -227,46 +239,50 @@ def rss_vs_events(rss: pd.DataFrame, summary: pd.DataFrame, directory: Path) -> 
 
 
 def engines_at_window(summary: pd.DataFrame, directory: Path, column: str = "triples_per_s",
-                      formats: tuple[str, ...] = FORMATS) -> list[str] | str:
+                      formats: tuple[str, ...] = FORMATS, bounds: pd.Series | None = None) -> list[str] | str:
     """The engines side by side at one window, the run's largest (where engines differ most): a bar per engine and
-    workload panel, the median with its IQR. Needs no second window size, unlike the curves above."""
-    import seaborn as sns
-
+    workload panel, the median with its IQR. Needs no second window size, unlike the curves above. An engine that
+    timed out is not left out: ``bounds`` (cell id -> the most its rate can be, as the claims bound it) draws it as a
+    hatched bar marked ``≤``; without one it is marked "timed out" at the axis."""
     from harness.bench.paper import _natural, window_label
 
-    frame = _with_window_size(summary).dropna(subset=[column])
-    if frame.empty:
-        return f"no finished cell has {column}"
-    largest = frame["window_s"].max()
-    frame = frame[frame["window_s"] == largest]
+    frame = _with_window_size(summary)
+    timed_out = frame["status"].astype(str).str.contains("timeout") & frame[column].isna()
+    bound = frame["cell_id"].map(bounds if bounds is not None else {}).where(timed_out)
+    frame = frame.assign(timed_out=timed_out, height=frame[column].fillna(bound))[frame[column].notna() | timed_out]
+    if frame["height"].isna().all():
+        return f"no finished cell has {column}, nor a bound on it"
+    frame = frame[frame["window_s"] == frame["window_s"].max()]
     panels = sorted(frame["panel"].unique(), key=_natural)
     figure, axes = _grid(panels)
     engines = list(dict.fromkeys(frame["engine"]))
-    palette = {engine: engine_style(engine).colour for engine in engines}
     for panel, axis in axes.items():
         part = frame[frame["panel"] == panel].drop_duplicates("engine").set_index("engine").reindex(
             [e for e in engines if e in set(frame.loc[frame["panel"] == panel, "engine"])]).reset_index()
-        sns.barplot(part, x="engine", y=column, hue="engine", palette=palette, legend=False, ax=axis)
+        colours = [engine_style(engine).colour for engine in part["engine"]]
+        bars = axis.bar(range(len(part)), part["height"].fillna(0), color=colours, width=0.8)
         if f"{column}_q1" in part:
             low = (part[column] - part[f"{column}_q1"]).clip(lower=0).fillna(0)
             high = (part[f"{column}_q3"] - part[column]).clip(lower=0).fillna(0)
             axis.errorbar(range(len(part)), part[column], yerr=np.vstack([low, high]), fmt="none", ecolor="black",
                           capsize=3, linewidth=1)
-        format_axis(axis, list(part[column]))
-        axis.set_title(panel)
-        axis.set_xlabel("")
+        for position, (bar, row) in enumerate(zip(bars, part.itertuples())):
+            if row.timed_out:
+                bar.set(facecolor="white", edgecolor=colours[position], hatch="//", linewidth=1.2)
+                known = row.height == row.height  # not NaN: a bound is known
+                axis.annotate(f"≤ {compact_number(row.height)}\ntimed out" if known else "timed out",
+                              (position, row.height if known else 0), xycoords="data" if known else axis.get_xaxis_transform(),
+                              ha="center", va="bottom", fontsize=7, xytext=(0, 2), textcoords="offset points")
+        format_axis(axis, list(part["height"].dropna()))
+        if part["timed_out"].any():  # headroom for the bound's label above its bar
+            axis.set_ylim(axis.get_ylim()[0], axis.get_ylim()[1] * (3 if axis.get_yscale() == "log" else 1.2))
+        axis.set_xticks(range(len(part)), part["engine"], rotation=30, ha="right", rotation_mode="anchor")
+        _title(axis, panel)
         axis.set_ylabel("triples/s (median, IQR bars)" if column == "triples_per_s" else column)
-        axis.tick_params(axis="x", labelrotation=30)
         axis.grid(True, axis="y", which="major", alpha=0.3)
     window = frame["window"].iloc[0]
     return _save(figure, directory, "engines_at_window",
                  f"Engines side by side at one window ({window_label(window, with_slide=True)}, the run's largest)", formats)
-
-
-def _compact(value: float) -> str:
-    from harness.bench.style import compact_number
-
-    return compact_number(value)
 
 
 def draw_all(summary: pd.DataFrame, rss: pd.DataFrame, latencies: pd.DataFrame, directory: Path) -> dict[str, list[str] | str]:

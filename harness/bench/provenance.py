@@ -39,6 +39,16 @@ def duration_text(info: dict) -> str:
     return text
 
 
+def load_text(machine: dict) -> str:
+    """The load average as a reader weighs it: ``11.43, 9.27, 6.09 (1, 5, 15 min) on 2 logical CPUs``."""
+    load = machine.get("load_average")
+    if not load:
+        return "not recorded"
+    cpus = machine.get("cpus_logical")
+    return (", ".join(f"{float(value):.2f}" for value in load) + " (1, 5, 15 min)"
+            + (f" on {cpus} logical CPUs" if cpus else ""))
+
+
 def machine_text(machine: dict) -> str:
     memory = machine.get("memory_bytes")
     size = f", {memory / 2**30:.0f} GiB" if memory else ""

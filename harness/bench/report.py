@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from harness.bench import figures, paper, store, tables
-from harness.bench.provenance import readme_text
+from harness.bench.provenance import load_text, readme_text
 from harness.bench.summary import MEMORY_LEGEND, display_table, per_cell
 
 REPORT_DIR = "report"
@@ -28,14 +28,14 @@ LATENCY_POINTS = 2000  # quantiles kept per repetition for the latency CDF: the 
 def run_facts(info: dict) -> list[str]:
     machine, git, runner = info.get("machine", {}), info.get("git", {}), info.get("runner", {})
     config = info.get("config", {})
-    commit = (git.get("commit") or "unknown")[:12] + (" (with uncommitted changes)" if git.get("dirty") else "")
+    commit = (git.get("commit") or "not recorded")[:12] + (" (with uncommitted changes)" if git.get("dirty") else "")
     memory = machine.get("memory_bytes")
     return [
         f"- run: `{info.get('run_id')}`, created {info.get('created')}, status {info.get('status')}",
         f"- code: commit {commit}; cgpm-bench {info.get('packages', {}).get('cgpm-bench')}",
         f"- machine: {machine.get('processor')}, {machine.get('cpus_logical')} logical CPUs, "
-        f"{memory / 2**30:.1f} GiB" if memory else "- machine: unknown",
-        f"- load average at start: {machine.get('load_average')}",
+        f"{memory / 2**30:.1f} GiB" if memory else "- machine: not recorded",
+        f"- load average at start: {load_text(machine)}",
         f"- runner: {runner.get('description')}" + (f" on {runner['spark_master']}" if runner.get("spark_master") else ""),
         f"- repetitions {config.get('repetitions')}, warm-up passes {config.get('warmup')}, timed loop of at least "
         f"{config.get('min_time_s', 0)} s per repetition (short cells repeated in their process), "

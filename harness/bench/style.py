@@ -7,12 +7,15 @@ takes a colour and a marker chosen from a hash of its name (sha1, never Python's
 ``hash``), so ``sparkwave`` or ``tpjoin-event`` look the same in every figure of every run.
 Axis helpers keep every figure's ticks alike: compact numbers (``1k``, ``10M``), log scale
 where the data spans a decade or more, and every window size labelled by its own duration.
+Text never runs off a figure: titles are wrapped to the figure's width (``wrapped``) and a legend
+below the panels takes as many columns as fit (``legend_columns``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import textwrap
 from dataclasses import dataclass
 
 import matplotlib.ticker as ticker
@@ -100,3 +103,18 @@ def duration_label(seconds: float) -> str:
     if seconds >= 1:
         return f"{seconds:g} s"
     return f"{seconds * 1000:g} ms"
+
+
+CHARACTER_WIDTH_EM = 0.6  # a generous average width of a character of the default sans-serif font, in ems
+
+
+def wrapped(text: str, width_in: float, fontsize: float) -> str:
+    """``text`` broken into lines that fit ``width_in`` inches at ``fontsize`` points (a long title, a long panel name)."""
+    characters = max(12, int(width_in * 72 / (fontsize * CHARACTER_WIDTH_EM)))
+    return "\n".join(textwrap.wrap(text, characters, break_on_hyphens=False)) or text
+
+
+def legend_columns(labels: list[str], width_in: float, fontsize: float) -> int:
+    """How many legend entries fit side by side in ``width_in`` inches (each a marker and its label)."""
+    widest = max((len(label) for label in labels), default=1) * fontsize * CHARACTER_WIDTH_EM / 72 + 0.6
+    return max(1, min(len(labels), 6, int(width_in / widest)))

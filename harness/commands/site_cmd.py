@@ -2,6 +2,7 @@
 
 Built from the committed results alone (``--results``, default results/published) and the
 histories (``--history``, default results/history); nothing is run. Exit 0, 2 on bad input.
+Its progress goes to stderr: a bar on a terminal, else a line every few seconds (``harness.site.progress``).
 """
 
 from __future__ import annotations
@@ -26,11 +27,12 @@ def add_parser(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from harness.site.build import build_site
+    from harness.site.progress import SiteProgress
 
     if args.out.resolve() in (args.results.resolve(), *args.results.resolve().parents):
         raise ConfigError(f"--out {args.out} would replace the results it is built from")
     started = time.perf_counter()
-    built = build_site(args.out, args.results, args.history, metric=args.metric)
+    built = build_site(args.out, args.results, args.history, metric=args.metric, progress=SiteProgress())
     print(f"site written to {built.out / 'index.html'}: {built.runs} runs, {built.papers} papers, "
           f"{built.histories} histories, every local link checked ({time.perf_counter() - started:.1f} s)")
     return 0

@@ -4,7 +4,9 @@
 ``harness.site.runs`` knows), the histories under ``HISTORY`` (plus one point per published run
 that no history holds yet), and the paper claims (``harness.site.papers``), and writes the
 pages of ``harness.site.pages`` with their figures. A broken local link is a bug of this module:
-the build stops rather than leave a site with one.
+the build stops rather than leave a site with one. Each history's steps are tested once
+(``history.step_changes``) and serve both its page and each run's "what regressed"; the build
+reports each step it finishes to a ``harness.site.progress.SiteProgress``.
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ import pandas as pd
 from common.errors import CgpmError, ConfigError
 from harness.bench import figures, history
 from harness.site import html, pages, plots
+from harness.site.glance import step_into
 from harness.site.links import broken_links
 from harness.site.papers import judged, paper_of
-from harness.site.runs import Run, find_runs
+from harness.site.progress import SiteProgress
+from harness.site.runs import Run, find_runs, timed_out_bounds
 
 SITE_FORMATS = ("svg",)
 
@@ -50,8 +54,10 @@ def _run_figures(run: Run, directory: Path) -> tuple[list[tuple[str, str]], list
     made, not_drawn = [], []
     summary = run.summary
     if run.is_bench_run and len(summary) and "window" in summary:
-        for drawn, caption in ((figures.engines_at_window(summary, directory, formats=SITE_FORMATS),
-                                "The engines side by side at the run's largest window: throughput, median with IQR"),
+        bounds = timed_out_bounds(run)
+        for drawn, caption in ((figures.engines_at_window(summary, directory, formats=SITE_FORMATS, bounds=bounds),
+                                "The engines side by side at the run's largest window: throughput, median with IQR "
+                                "(hatched: an engine that timed out, at the most it can have reached)"),
                                (figures.throughput_vs_window(summary, directory, formats=SITE_FORMATS),
                                 "Throughput against window size: median with IQR")):
             if isinstance(drawn, str):
@@ -81,8 +87,9 @@ def _histories(results: Path, history_dir: Path | None, runs: list[Run]) -> dict
 
 def build_site(out: str | Path, results: str | Path = Path("results/published"),
                history_dir: str | Path | None = Path("results/history"), metric: str = "wall_s",
-               threshold: float = 0.10, alpha: float = 0.05) -> Built:
+               threshold: float = 0.10, alpha: float = 0.05, progress: SiteProgress | None = None) -> Built:
     out, results = Path(out), Path(results)
+    progress = progress or SiteProgress.silent()
     written_here = (out / "index.html").is_file() and (out / "style.css").is_file()
     if out.exists() and (not out.is_dir() or any(out.iterdir())) and not written_here:
         raise ConfigError(f"{out} exists and is not a site cgpm site wrote: it is replaced whole, so name a new folder")
@@ -91,8 +98,9 @@ def build_site(out: str | Path, results: str | Path = Path("results/published"),
     building = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
     try:
         built = _write(building, results, runs, None if history_dir is None else Path(history_dir), metric, threshold,
-                       alpha)
+                       alpha, progress)
         broken = broken_links(building)
+        progress.advance("the link check")
         if broken:
             raise SiteError(f"the site would have {len(broken)} broken link(s), first {broken[0]}")
         if out.exists():
@@ -101,22 +109,32 @@ def build_site(out: str | Path, results: str | Path = Path("results/published"),
     except BaseException:
         shutil.rmtree(building, ignore_errors=True)
         raise
+    finally:
+        progress.close()
     built.out = out
     return built
 
 
 def _write(site: Path, results: Path, runs: list[Run], history_dir: Path | None, metric: str, threshold: float,
-           alpha: float) -> Built:
+           alpha: float, progress: SiteProgress) -> Built:
     built = Built(site)
     (site / "style.css").write_text(html.STYLE, encoding="utf-8")
     papers = judged(results)
     listed = [(run_slug(run, results), run, paper_of(run, results, papers)) for run in runs]
+    stored = sorted(_histories(results, history_dir, runs).items())
+    progress.start(len(listed) + len(papers) + 2 * len(stored) + 2)  # + the index and the link check
+    steps = {}
+    for benchmark, frame in stored:
+        steps[benchmark] = history.step_changes(frame, metric, threshold, alpha)
+        progress.advance(f"the steps of {benchmark}")
     for slug, run, paper in listed:
         folder = site / "runs" / slug
         folder.mkdir(parents=True)
         made, not_drawn = _run_figures(run, folder)
-        (folder / "index.html").write_text(pages.run_page(run, str(run.run_file), made, not_drawn, paper),
+        step = step_into(steps[run.benchmark], run.run_id, run.commit, metric) if run.benchmark in steps else None
+        (folder / "index.html").write_text(pages.run_page(run, str(run.run_file), made, not_drawn, paper, step),
                                            encoding="utf-8")
+        progress.advance(f"run {slug}")
     built.runs = len(listed)
     slugs = {run.location.relative_to(results).as_posix(): slug for slug, run, _ in listed}  # as claims name them
     (site / "papers").mkdir()
@@ -125,6 +143,7 @@ def _write(site: Path, results: Path, runs: list[Run], history_dir: Path | None,
         mine = [entry for entry in listed if entry[2] == paper.name]
         (site / pages.paper_path(paper.name)).write_text(pages.paper_page(paper, mine, slugs), encoding="utf-8")
         statuses.append((paper.name, paper.status(len(mine))))
+        progress.advance(f"paper {paper.name}")
     built.papers = len(papers)
     (site / "history").mkdir()
     run_slugs = {(run.run_id, run.commit): slug for slug, run, _ in listed}
@@ -132,19 +151,20 @@ def _write(site: Path, results: Path, runs: list[Run], history_dir: Path | None,
     if history_dir is not None and (history_dir / history.CLAIMS_FILE).is_file():
         claims = history.read_claim_history(history_dir / history.CLAIMS_FILE)
     rows = []
-    for benchmark, frame in sorted(_histories(results, history_dir, runs).items()):
+    for benchmark, frame in stored:
         changes = history.claim_changes(claims[claims["benchmark"] == benchmark])
-        rows.append(_history(site, benchmark, frame, run_slugs, metric, threshold, alpha, changes))
+        rows.append(_history(site, benchmark, frame, steps[benchmark], run_slugs, metric, threshold, alpha, changes))
+        progress.advance(f"history {benchmark}")
     built.histories = len(rows)
     (site / "index.html").write_text(pages.index_page(listed, statuses, rows), encoding="utf-8")
+    progress.advance("the index")
     return built
 
 
-def _history(site: Path, benchmark: str, frame: pd.DataFrame, run_slugs: dict, metric: str, threshold: float,
-             alpha: float, claims: pd.DataFrame) -> dict:
+def _history(site: Path, benchmark: str, frame: pd.DataFrame, steps: pd.DataFrame, run_slugs: dict, metric: str,
+             threshold: float, alpha: float, claims: pd.DataFrame) -> dict:
     history.history_path(benchmark)  # a name that could not name a file is refused here
     points = history.points(frame)
-    steps = history.step_changes(frame, metric, threshold, alpha)
     made = []
     if points.groupby("machine").size().max() > 1:  # one run per machine: a plot of single points says nothing
         made.append((plots.history_plot(frame, points, metric, site / "history" / f"{benchmark}.svg").name,

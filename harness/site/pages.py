@@ -6,17 +6,23 @@ the site: ``index.html``, ``runs/SLUG/index.html``, ``papers/PAPER.html``, ``his
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 
 from harness.bench.history import machine_label, results_table
+from harness.bench.provenance import load_text
 from harness.bench.report import run_facts
 from harness.bench.summary import display_table
 from harness.site import html
+from harness.site.glance import Step, fastest_per_workload
 from harness.site.papers import Paper
 from harness.site.runs import Run
 
 STEP_NEWS = ("slower", "failed", "faster")
 TABLE_ROWS = 200  # rows of a script's own table shown on its run page
+RUN_FILE_CHARACTERS = 20_000  # of a run file shown whole when the folder has no table of its own
+STEP_COLUMNS = ["engine", "query", "window", "change", "ratio", "p_value", "base_median", "run_median", "note"]
 
 
 def run_path(slug: str) -> str:
@@ -35,18 +41,65 @@ def _fact(line: str) -> str:
     return html.escape(line.removeprefix("- ").replace("`", ""))
 
 
-def _script_facts(info: dict) -> list[str]:
+def _script_facts(run: Run) -> list[str]:
     """What a script's own run.json says: its commit, machine, command and settings, as it wrote them."""
-    machine, git = info.get("machine", {}), info.get("git", {})
-    facts = [f"code: commit {git.get('commit') or 'unknown'}" + (" (with uncommitted changes)" if git.get("dirty") else ""),
-             f"machine: {machine_label(machine)}", f"command: {' '.join(map(str, info.get('command') or []))}"]
+    info = run.info
+    machine, git = run.machine, info.get("git") or {}
+    facts = [f"code: commit {run.commit_text}" + (" (with uncommitted changes)" if git.get("dirty") else ""),
+             f"machine: {machine_label(machine) if machine else 'not recorded'}" + (f"; load average at start {load_text(machine)}"
+                                                     if machine.get("load_average") else ""),
+             f"command: {' '.join(map(str, info.get('command') or [])) or 'not recorded'}"]
     facts += [f"{key} = {value}" for key, value in (info.get("config") or {}).items()]
     return [html.escape(fact) for fact in facts]
 
 
-def run_page(run: Run, source: str, figures: list[tuple[str, str]], not_drawn: list[str], paper: str | None) -> str:
-    """``figures``: (file name in the run's folder of the site, caption); ``not_drawn``: why a figure is missing."""
-    facts = [_fact(line) for line in run_facts(run.info)] if run.is_bench_run else _script_facts(run.info)
+def _fastest(summary: pd.DataFrame) -> list[str]:
+    table = fastest_per_workload(summary)
+    if table.empty:
+        return []
+    return [html.heading("Fastest per workload", anchor="fastest"),
+            html.paragraph("The engine with the best median throughput on each workload, and how many times the next "
+                           "engine's; scan, which only receives the stream, is the floor and not ranked. An engine that "
+                           "timed out has no median to rank and is named apart."),
+            html.table(table)]
+
+
+def _regressed(step: Step | None) -> list[str]:
+    if step is None:
+        return []
+    parts = [html.heading("What regressed since the run before", anchor="regressed"),
+             html.paragraph(f"Against {step.base_run} (commit {step.base_commit[:10]}) on {step.machine}, by cgpm "
+                            f"compare's rule on {step.metric}: {len(step.regressed)} of {step.cells} cell(s) regressed ("
+                            + ", ".join(f"{n} {change}" for change, n in step.changes.items()) + ").")]
+    if len(step.regressed):
+        parts.append(html.table(step.regressed[[c for c in STEP_COLUMNS if c in step.regressed]]))
+    return parts
+
+
+def _published_tables(run: Run) -> list[str]:
+    tables = run.own_files(".csv")
+    if not tables:  # a lone result file: what it holds is all there is to show
+        text = json.dumps(run.info, indent=1, ensure_ascii=False)
+        return [html.heading("The run file as published", anchor="cells"),
+                html.paragraph("Made by a script, not by cgpm bench, with no table beside it: its run file is shown "
+                               "as published" + (f", the first {RUN_FILE_CHARACTERS:,} characters" if
+                                                 len(text) > RUN_FILE_CHARACTERS else "") + "."),
+                html.preformatted(text[:RUN_FILE_CHARACTERS])]
+    parts = [html.heading("Published tables", anchor="cells"),
+             html.paragraph("Made by a script, not by cgpm bench: its tables are shown as published.")]
+    for path in tables:
+        frame = pd.read_csv(path)
+        parts.append(html.heading(f"{path.name}: {len(frame)} rows" + (f", the first {TABLE_ROWS}" if len(frame)
+                                                                      > TABLE_ROWS else ""), level=3))
+        parts.append(html.table(frame.head(TABLE_ROWS)))
+    return parts
+
+
+def run_page(run: Run, source: str, figures: list[tuple[str, str]], not_drawn: list[str], paper: str | None,
+             step: Step | None = None) -> str:
+    """``figures``: (file name in the run's folder of the site, caption); ``not_drawn``: why a figure is missing;
+    ``step``: the step into this run from the one before it (``glance.step_into``), None for a first run."""
+    facts = [_fact(line) for line in run_facts(run.info)] if run.is_bench_run else _script_facts(run)
     parts = [html.items(facts
                         + [f"published as {html.escape(source)} (in the repository)"]
                         + (["benchmark history: " + html.link(f"../../{history_path(run.benchmark)}", run.benchmark)]
@@ -57,17 +110,13 @@ def run_page(run: Run, source: str, figures: list[tuple[str, str]], not_drawn: l
         parts += [html.figure(name, caption) for name, caption in figures]
         parts += [html.paragraph(f"Not drawn: {reason}.") for reason in not_drawn]
     if run.is_bench_run:
-        parts.append(html.heading("Cells: median [IQR] over the finished repetitions", anchor="cells"))
         summary = run.summary
-        parts.append(html.table(display_table(summary)) if len(summary) else html.paragraph("no cell was stored"))
+        parts += _fastest(summary) + _regressed(step)
+        parts.append(html.heading("Cells: median [IQR] over the finished repetitions", anchor="cells"))
+        parts.append(html.table(display_table(summary)) if len(summary) else html.paragraph(
+            f"no cell was stored (the run's status: {run.info.get('status') or 'not recorded'})"))
     else:
-        parts.append(html.heading("Published tables", anchor="cells"))
-        parts.append(html.paragraph("Made by a script, not by cgpm bench: its tables are shown as published."))
-        for path in run.own_files(".csv"):
-            frame = pd.read_csv(path)
-            parts.append(html.heading(f"{path.name}: {len(frame)} rows" + (f", the first {TABLE_ROWS}" if len(frame)
-                                                                          > TABLE_ROWS else ""), level=3))
-            parts.append(html.table(frame.head(TABLE_ROWS)))
+        parts += _published_tables(run)
     documents = run.own_files(".md")
     if documents:
         parts.append(html.heading("The folder's own notes", anchor="notes"))
@@ -78,12 +127,21 @@ def run_page(run: Run, source: str, figures: list[tuple[str, str]], not_drawn: l
     return html.page(f"Run {run.run_id}", "\n".join(parts), depth=2, crumbs=crumbs)
 
 
+def _cells(run: Run) -> int | str:
+    """A bench run's cell count, or why it has none (a script's folder keeps tables, not cells)."""
+    if not run.is_bench_run:
+        tables = len(run.own_files(".csv"))
+        return f"none: a script's folder, {tables} table(s)" if tables else "none: a script's result file"
+    return len(run.summary) or f"none stored (status {run.info.get('status') or 'not recorded'})"
+
+
 def runs_table(runs: list[tuple[str, Run, str | None]], depth: int) -> str:
     """A row per run: (slug, run, paper)."""
     root = "../" * depth
-    rows = [{"run": run.run_id, "benchmark": run.benchmark, "paper": paper or "", "commit": run.commit[:10],
-             "created": run.info.get("created"), "cells": len(run.summary),
-             "machine": machine_label(run.info.get("machine", {})), "slug": slug} for slug, run, paper in runs]
+    rows = [{"run": run.run_id, "benchmark": run.benchmark, "paper": paper or "", "commit": run.commit_text,
+             "created": run.info.get("created") or "not recorded", "cells": _cells(run),
+             "machine": machine_label(run.machine) if run.machine else "not recorded", "slug": slug}
+            for slug, run, paper in runs]
     frame = pd.DataFrame(rows, columns=["run", "benchmark", "paper", "commit", "created", "cells", "machine", "slug"])
     links = {"run": {row["run"]: root + run_path(row["slug"]) for row in rows},
              "benchmark": {run.benchmark: root + history_path(run.benchmark) for _, run, _ in runs if run.is_bench_run},

@@ -19,7 +19,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from harness.bench.style import compact_number, engine_style, format_axis  # noqa: E402
+from harness.bench.style import compact_number, engine_style, format_axis, legend_columns, wrapped  # noqa: E402
 
 COLUMNS_MAX = 3
 CHANGE_COLOURS = {"slower": "#D55E00", "failed": "#D55E00", "faster": "#009E73", "same": "#777777", "noise": "#56B4E9",
@@ -56,15 +56,17 @@ def history_plot(history: pd.DataFrame, points: pd.DataFrame, metric: str, path:
         format_axis(axis, list(part[metric]))
         axis.set_xticks(range(len(labels)), labels, fontsize=6)
         axis.set_xlim(-0.5, len(labels) - 0.5)
-        axis.set_title(query)
+        axis.set_title(wrapped(query, 4.0, plt.rcParams["font.size"] * 1.2))
         axis.set_ylabel(f"{metric} (median, IQR bars)")
         axis.grid(True, which="major", alpha=0.3)
     engines = list(dict.fromkeys(frame["engine"].astype(str)))
     handles = [plt.Line2D([], [], color=engine_style(e).colour, marker=engine_style(e).marker,
                           linestyle=engine_style(e).linestyle, label=e) for e in engines]
-    figure.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 6), frameon=False)
-    figure.suptitle(f"{metric} across runs, oldest first (one line per cell)")
-    figure.savefig(path)
+    figure.legend(handles=handles, loc="outside lower center", frameon=False,
+                  ncols=legend_columns(engines, figure.get_figwidth(), plt.rcParams["font.size"]))
+    figure.suptitle(wrapped(f"{metric} across runs, oldest first (one line per cell)", figure.get_figwidth(),
+                            plt.rcParams["font.size"] * 1.2))
+    figure.savefig(path, bbox_inches="tight", pad_inches=0.05)  # the canvas grows to hold every label
     plt.close(figure)
     return path
 
@@ -90,7 +92,7 @@ def compare_plot(table: pd.DataFrame, threshold: float, path: Path, title: str) 
     axis.tick_params(axis="y", labelsize=6)
     axis.set_xlabel("median ratio, run / base (above 1: slower)")
     axis.set_ylabel("")
-    axis.set_title(title, fontsize=9)
-    figure.savefig(path)
+    axis.set_title(wrapped(title, figure.get_figwidth() - 1.5, 9), fontsize=9)  # less the cells' labels on the left
+    figure.savefig(path, bbox_inches="tight", pad_inches=0.05)
     plt.close(figure)
     return path

@@ -47,7 +47,8 @@ class Run:
 
     @property
     def run_id(self) -> str:
-        return str(self.info.get("run_id") or self.folder.name)
+        """Its run file's ``run_id``, else its name: the prefix's stem in a shared folder, the folder's own else."""
+        return str(self.info.get("run_id") or self.prefix.rstrip(".-") or self.folder.name)
 
     @property
     def benchmark(self) -> str:
@@ -56,7 +57,32 @@ class Run:
 
     @property
     def commit(self) -> str:
+        """The commit that keys the run in a history (``unknown`` when none is recorded)."""
         return str(self.info.get("git", {}).get("commit") or "unknown")
+
+    @property
+    def commits(self) -> tuple[str, ...]:
+        """Every commit the run file records: its own (``git.commit``), else each of its parts' (a script that
+        records one per stream, as ``cgpm-generation-bench/1`` does), in order, once each."""
+        own = (self.info.get("git") or {}).get("commit")
+        if own:
+            return (str(own),)
+        parts = [part for part in (self.info.get("streams") or {}).values() if isinstance(part, dict)]
+        return tuple(dict.fromkeys(str(part["git"]["commit"]) for part in parts
+                                   if isinstance(part.get("git"), dict) and part["git"].get("commit")))
+
+    @property
+    def machine(self) -> dict:
+        """The machine the run file records: its own, else its first part's (one per stream), else ``{}``."""
+        if self.info.get("machine"):
+            return self.info["machine"]
+        parts = [part for part in (self.info.get("streams") or {}).values() if isinstance(part, dict)]
+        return next((part["machine"] for part in parts if isinstance(part.get("machine"), dict)), {})
+
+    @property
+    def commit_text(self) -> str:
+        """The commits as a reader sees them: ``1f6d286155``, ``bf8e48befc, 0d1e2f3a4b``, or ``not recorded``."""
+        return ", ".join(commit[:10] for commit in self.commits) or "not recorded"
 
     @property
     def location(self) -> Path:
@@ -95,6 +121,25 @@ class Run:
         if self.repetitions is not None:
             return per_cell(self.repetitions)
         return pd.DataFrame(columns=["cell_id", "engine", "query", "window", "status"])
+
+
+def timed_out_bounds(run: Run, metric: str = "triples_per_s") -> pd.Series:
+    """Cell id -> the most a cell that timed out with no finished repetition can have reached of ``metric`` (a rate):
+    the median of its repetitions' upper bounds, bounded as the claims bound it (``harness.claims.ratios.side``)."""
+    from harness.claims import ratios
+
+    repetitions = run.repetitions
+    if repetitions is None or metric not in repetitions or "status" not in repetitions:
+        return pd.Series(dtype=float)
+    timeout_s = (run.info.get("config") or {}).get("timeout_s")
+    bounds = {}
+    for cell_id, rows in repetitions.groupby("cell_id", sort=False):
+        if (rows["status"] == "ok").any() or not rows["status"].astype(str).str.contains("timeout").any():
+            continue
+        kind, values = ratios.side(rows, metric, timeout_s)
+        if kind == ratios.UPPER:
+            bounds[cell_id] = float(values.median())
+    return pd.Series(bounds, dtype=float)
 
 
 def read_run(run_file: Path, bench_only: bool = True) -> Run:
