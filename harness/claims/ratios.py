@@ -15,6 +15,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from harness.bench.memory_floor import over_floor
+
 EXACT, UPPER, NONE = "exact", "upper", "none"
 BOUND_SLACK = 0.10  # a steady rate this much above the whole pass's is still "no cheaper" (repetition noise)
 
@@ -181,14 +183,9 @@ def break_even(by_window: dict[int, Statistic]) -> Statistic:
 
 
 def memory_per_triple(engine_rows: pd.DataFrame, baseline_rows: pd.DataFrame, window_triples: float) -> Statistic:
-    """Bytes of RSS growth per window triple, less the baseline engine's growth in the same cell (the harness's own)."""
+    """Bytes of RSS growth per window triple, less the baseline engine's growth in the same cell (the harness's own):
+    ``harness.bench.memory_floor``, which the report uses too."""
     if not window_triples or engine_rows.empty or not (engine_rows.status == "ok").all():
         return not_shown("no finished cell, or no window triples")
-    floor = float(_growth(baseline_rows).median()) if not baseline_rows.empty else 0.0
-    return summarise((_growth(engine_rows) - floor) / window_triples, note=f"less {floor / 2**20:.1f} MiB of baseline")
-
-
-def _growth(rows: pd.DataFrame) -> pd.Series:
-    if "rss_growth_bytes" in rows and rows.rss_growth_bytes.notna().all():
-        return pd.to_numeric(rows.rss_growth_bytes)
-    return pd.to_numeric(rows.rss_peak_bytes) - pd.to_numeric(rows.rss_base_bytes)
+    own, floor = over_floor(engine_rows, baseline_rows)
+    return summarise(own / window_triples, note=f"less {(floor or 0.0) / 2**20:.1f} MiB of baseline")

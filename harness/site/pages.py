@@ -13,6 +13,7 @@ import pandas as pd
 from harness.bench.history import machine_label, results_table
 from harness.bench.provenance import load_text
 from harness.bench.report import run_facts
+from harness.bench.run_status import shown_status
 from harness.bench.summary import display_table
 from harness.site import html
 from harness.site.glance import Step, fastest_per_workload
@@ -114,7 +115,7 @@ def run_page(run: Run, source: str, figures: list[tuple[str, str]], not_drawn: l
         parts += _fastest(summary) + _regressed(step)
         parts.append(html.heading("Cells: median [IQR] over the finished repetitions", anchor="cells"))
         parts.append(html.table(display_table(summary)) if len(summary) else html.paragraph(
-            f"no cell was stored (the run's status: {run.info.get('status') or 'not recorded'})"))
+            f"no cell was stored (the run's status: {shown_status(run.info) or 'not recorded'})"))
     else:
         parts += _published_tables(run)
     documents = run.own_files(".md")
@@ -132,7 +133,7 @@ def _cells(run: Run) -> int | str:
     if not run.is_bench_run:
         tables = len(run.own_files(".csv"))
         return f"none: a script's folder, {tables} table(s)" if tables else "none: a script's result file"
-    return len(run.summary) or f"none stored (status {run.info.get('status') or 'not recorded'})"
+    return len(run.summary) or f"none stored (status {shown_status(run.info) or 'not recorded'})"
 
 
 def runs_table(runs: list[tuple[str, Run, str | None]], depth: int) -> str:
@@ -196,8 +197,9 @@ def history_page(benchmark: str, history: pd.DataFrame, points: pd.DataFrame, st
     """``run_slugs``: (run_id, commit) -> slug of the run's page, for the runs that have one on this site."""
     parts = [html.paragraph(
         f"Every run of {benchmark} the history holds, per machine, oldest first. A step is a change when the median "
-        f"{metric} moved beyond {threshold:.0%} and a one-sided Mann-Whitney U test gives p < {alpha} (cgpm compare's "
-        "rule); runs published with medians only are shown, never tested.")]
+        f"{metric} moved beyond {threshold:.0%} and a paired t-test on the log ratios (Welch's where the repetitions cannot be "
+        f"paired) gives p < {alpha} after a Benjamini-Hochberg correction over the step's cells (cgpm compare's rule, "
+        "harness.bench.significance); runs published with medians only are shown, never tested.")]
     shown = points.assign(commit=points["commit"].str[:10],
                           page=[run_slugs.get((row.run_id, row.commit), "") for row in points.itertuples()])
     links = {"run_id": {row.run_id: f"../{run_path(row.page)}" for row in shown.itertuples() if row.page}}
