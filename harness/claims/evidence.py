@@ -52,7 +52,7 @@ def _answers(rows: pd.DataFrame) -> tuple[str, list]:
     if done.empty:
         return "none", []
     if "answer_digest" in done and done.answer_digest.notna().all():
-        return "digest", [str(value) for value in done.answer_digest]
+        return "digest", [str(value).zfill(16) for value in done.answer_digest]
     if {"added", "removed"} <= set(done) and done[["added", "removed"]].notna().all().all():
         counts = done[["added", "removed"]].apply(pd.to_numeric, errors="coerce")
         return "counts", [(int(added), int(removed)) for added, removed in counts.itertuples(index=False)]

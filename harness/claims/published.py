@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd  # CSVs are read with float_precision="round_trip": a published value reads back as it was written
 
 REPETITIONS = "repetitions.csv"
+TEXT_COLUMNS = {"answer_digest": str}  # 16 hex digits, some all decimal: read as text, never as a number
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,8 @@ def load_cells(path: Path) -> Cells | None:
             run_json, repetitions = Path(f"{prefix}-run.json"), Path(f"{prefix}-cells.csv")
         summary = Path(f"{prefix}.summary.csv")
     if repetitions.is_file():
-        return _cells(pd.read_csv(repetitions, float_precision="round_trip"), True, _timeout(run_json), path)
+        return _cells(pd.read_csv(repetitions, float_precision="round_trip", dtype=TEXT_COLUMNS), True,
+                      _timeout(run_json), path)
     if summary.is_file():
         medians = pd.read_csv(summary, float_precision="round_trip")
         medians["repetition"] = -1

@@ -54,11 +54,12 @@ def summarise(values, bound: bool = False, note: str = "") -> Statistic:
     return Statistic(float(median), spread, int(len(values)), bound, note)
 
 
-def side(rows: pd.DataFrame, metric: str, timeout_s: float | None) -> tuple[str, pd.Series]:
+def side(rows: pd.DataFrame, metric: str, timeout_s: float | None, latency: bool = True) -> tuple[str, pd.Series]:
     """One engine's values in one cell, indexed by repetition, and how far they can be trusted.
 
     ``exact``: every repetition finished. ``upper`` (rates only): some timed out, and the series holds each
-    repetition's upper bound (a finished repetition's own rate bounds it too). ``none``: nothing to judge from."""
+    repetition's upper bound (a finished repetition's own rate bounds it too). ``none``: nothing to judge from.
+    ``latency=False``: a time-out's bound is its stream over the time-out alone, which assumes nothing."""
     if rows.empty or metric not in rows:
         return NONE, pd.Series(dtype=float)
     values = pd.to_numeric(rows[metric], errors="coerce")
@@ -71,17 +72,17 @@ def side(rows: pd.DataFrame, metric: str, timeout_s: float | None) -> tuple[str,
                                                            set(parts) <= {"ok", "timeout"}).to_numpy()
     if not is_rate(metric) or not (finished | timed_out).all():
         return NONE, values
-    bounds = [_finite_max(_rate_bound(row, metric, timeout_s), value) if out else value
+    bounds = [_finite_max(_rate_bound(row, metric, timeout_s, latency), value) if out else value
               for (_, row), out, value in zip(rows.iterrows(), timed_out, values)]
     bounds = pd.Series(bounds, index=values.index, dtype=float)
     return (UPPER, bounds) if bounds.notna().all() else (NONE, bounds)
 
 
-def _rate_bound(row: pd.Series, metric: str, timeout_s: float | None) -> float:
+def _rate_bound(row: pd.Series, metric: str, timeout_s: float | None, latency: bool = True) -> float:
     """A timed-out repetition's rate is at most its processed events over their time, or its stream over its time-out."""
     per_event = 1.0 if "events" in metric else _number(row.get("triples")) / _number(row.get("events"))
     mean_ms = _number(row.get("latency_mean_ms"))
-    if np.isfinite(mean_ms) and mean_ms > 0:
+    if latency and np.isfinite(mean_ms) and mean_ms > 0:
         return per_event * 1000.0 / mean_ms
     total = _number(row.get("events" if "events" in metric else "triples"))
     return total / timeout_s if timeout_s and np.isfinite(total) else float("nan")
@@ -147,8 +148,13 @@ def ratio(numerator_rows: pd.DataFrame, denominator_rows: pd.DataFrame, metric: 
         return not_shown("no finished or timed-out denominator rows")
     if bottom_kind == UPPER:
         holds, why = bound_assumption(numerator_rows, denominator_rows, metric)
-        if not holds:
+        if not holds and metric.startswith("steady_"):  # a steady rate has no bound that assumes nothing
             return not_shown(f"the denominator timed out, and its bound's assumption fails: {why}")
+        if not holds:
+            bottom_kind, bottom = side(denominator_rows, metric, timeout_s, latency=False)
+            if bottom_kind != UPPER:
+                return not_shown(f"the denominator timed out, and its bound's assumption fails: {why}")
+            why = f"its stream over the time-out, since its latency bound's assumption fails: {why}"
         statistic = summarise(top / bottom.max(), bound=True, note=f"the denominator timed out: a lower bound ({why})")
         # the bound rests on the denominator's timed-out repetitions (a time-out is not repeated): that is its n
         return replace(statistic, n=int(len(denominator_rows))) if statistic.shown else statistic
