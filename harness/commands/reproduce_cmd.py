@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from common.errors import ConfigError
+from harness.claims import standing
 
 RUNS = Path("results/runs")
 ALL = "all"  # every paper's claim files
@@ -34,6 +35,9 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     parser.add_argument("--docs", action="store_true", help="with --check: rewrite the generated block of docs/PAPER-results.md "
                         "(with all: every paper's, and docs/paper-scale.md)")
+    parser.add_argument("--max-age", type=float, default=None, metavar="DAYS",
+                        help="with --check: list the claims recorded as not met for longer than DAYS "
+                             f"(default {standing.MAX_AGE_DAYS}; from the claim files' git history)")
     parser.set_defaults(handler=run)
 
 
@@ -64,15 +68,33 @@ def run(args: argparse.Namespace) -> int:
         print(render.text_table(verdicts))
     if args.docs:
         _rewrite_docs(args.target, verdicts, results)
+    if args.max_age is not None and not args.check:
+        raise ConfigError("--max-age lists standing verdicts of the published results: use it with --check")
+    if args.check:
+        _list_standing(experiments, standing.MAX_AGE_DAYS if args.max_age is None else args.max_age)
     changed = [verdict for verdict in verdicts if verdict.changed]
-    counts = {name: sum(v.verdict == name for v in verdicts) for name in ("met", "missed", "not-shown")}
-    print(f"cgpm reproduce {args.target}: {len(verdicts)} claims: {counts['met']} met, {counts['missed']} missed, "
-          f"{counts['not-shown']} not shown", file=sys.stderr)
+    counts = {name: sum(v.verdict == name for v in verdicts) for name in render.VERDICT_ORDER}
+    print(f"cgpm reproduce {args.target}: {len(verdicts)} claims: "
+          + ", ".join(f"{count} {name}" for name, count in counts.items() if count or name == "met"), file=sys.stderr)
     if changed:
         print("verdicts that differ from the recorded ones: " + ", ".join(
             f"{v.claim_id} ({v.verdict}, recorded {v.expected})" for v in changed), file=sys.stderr)
         return 1
     return 0
+
+
+def _list_standing(experiments, max_age_days: float) -> None:
+    """On stderr: the claims recorded as not met for longer than ``max_age_days``, so a permanent miss is seen."""
+    from harness import claims
+
+    old = standing.stale(experiments, claims.ROOT, max_age_days)
+    if not old:
+        return
+    print(f"{len(old)} claim(s) recorded as not met for more than {max_age_days:g} days (harness.claims.standing):",
+          file=sys.stderr)
+    for record in old:
+        print(f"  {record.claim_id}: {record.verdict} since {record.since:%Y-%m-%d} ({record.commit[:10]})",
+              file=sys.stderr)
 
 
 def _rewrite_docs(target: str, verdicts, results: Path) -> None:
