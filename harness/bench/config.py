@@ -18,7 +18,8 @@ File shape (every key optional; relative paths are relative to the file's direct
     rss_hz = 20.0                        # RSS sampling rate (0: no series, limits still enforced)
     noisy_load = 1.0                     # a cell whose machine's load average per core is above this is `noisy`
     noisy_steal = 0.05                   # ... or whose CPU time stolen is above this share (harness.bench.quiet)
-    verify = false                       # also check each cell against the oracle (untimed)
+    verify = "smallest-window"           # also check cells against the oracle (untimed): true (all), false, or
+                                         # "smallest-window": each workload's cells of its smallest window
     verify_every = 1
     oracle = "auto"                      # rdflib | plain | oxigraph | spark | auto (harness.oracle_choice)
     runner = "spark"                     # spark: Spark tasks, workers not reused | process: spawn per cell
@@ -56,6 +57,7 @@ from harness.oracle_choice import ORACLE_CHOICES
 from harness.query_files import check_query_file
 
 RUNNERS = ("spark", "process")
+VERIFY_POLICIES = ("smallest-window", "all", "none")  # besides true (all) and false (none)
 ENTAILMENTS = ("query", "none", "rdfs")
 QUERY_WINDOW = "query"
 
@@ -100,7 +102,7 @@ class BenchConfig:
     timeout_s: float = 600.0
     memory_mb: int = 4096
     rss_hz: float = 20.0
-    verify: bool = False
+    verify: bool | str = "smallest-window"  # harness.bench.execute.verified_cells
     verify_every: int = 1
     oracle: str = "auto"
     runner: str = "spark"
@@ -116,12 +118,12 @@ class BenchConfig:
 
 
 # keys that may differ between a run and its resumption without changing what the cells measure
-VOLATILE_KEYS = ("parallel", "spark_master", "stream_cache", "oracle", "noisy_load", "noisy_steal")
+VOLATILE_KEYS = ("parallel", "spark_master", "stream_cache", "oracle", "noisy_load", "noisy_steal", "verify")
 
 _TOP_TYPES = {
     "name": str, "engines": list, "repetitions": int, "warmup": int, "min_time_s": (int, float),
     "rate": (int, float), "rate_lag_s": (int, float), "timeout_s": (int, float), "memory_mb": int,
-    "rss_hz": (int, float), "verify": bool, "verify_every": int, "oracle": str, "runner": str, "parallel": int,
+    "rss_hz": (int, float), "verify": (bool, str), "verify_every": int, "oracle": str, "runner": str, "parallel": int,
     "spark_master": str, "workloads": list, "stream_cache": str, "noisy_load": (int, float), "noisy_steal": (int, float),
 }
 _WORKLOAD_TYPES = {"queries": list, "stream": str, "generate": dict, "streams": dict, "windows": list, "entailment": str,
@@ -268,6 +270,9 @@ def _validated(config: BenchConfig, where: str) -> BenchConfig:
         raise ConfigError(f"key 'rate' in {where} must be 0 (as fast as possible) or events per second > 0")
     if not config.rate_lag_s > 0:
         raise ConfigError(f"key 'rate_lag_s' in {where} must be > 0")
+    if isinstance(config.verify, str) and config.verify not in VERIFY_POLICIES:
+        raise ConfigError(f"key 'verify' in {where} must be true, false or one of {', '.join(VERIFY_POLICIES)}, "
+                          f"not {config.verify!r}")
     if not config.noisy_load > 0:
         raise ConfigError(f"key 'noisy_load' in {where} must be a load average per core > 0")
     if not 0 < config.noisy_steal <= 1:

@@ -19,7 +19,8 @@ from datetime import UTC, datetime
 from itertools import chain
 from pathlib import Path
 
-from common.errors import ConfigError
+from common.errors import CgpmError, ConfigError
+from engines.model.windows import parse_window
 from engines.registry import known_engines, load_problem
 from harness.bench import run_status, store
 from harness.bench.cell import run_task
@@ -193,14 +194,19 @@ def run_bench(config: BenchConfig, out: str | Path, *, runner=None, argv=None, s
 def _execute(config: BenchConfig, out: Path, cells: list[Cell], runner, done: set, progress_dir: str | None) -> None:
     by_id = {cell.cell_id: cell for cell in cells}
     stopped: set[str] = set()
+    unfinished: set[str] = set()  # a repetition did not finish: the cell is not verified (its status says why)
     for cell_id, repetition in done:
         if repetition != store.VERIFY_PART:
             part = store.part_path(out, cell_id, repetition)
-            if _stored_status(part) in NOT_REPEATED:
+            status = _stored_status(part)
+            if status in NOT_REPEATED:
                 stopped.add(cell_id)
-    verify_cells = [cell for cell in cells if config.verify and engine_class(cell.engine).capabilities.matches]
+            if status != "ok":
+                unfinished.add(cell_id)
+    verify_cells = verified_cells(cells, config.verify)
     pending_timed = sum(1 for cell in cells for r in range(config.repetitions) if (cell.cell_id, r) not in done)
-    pending_verify = sum(1 for cell in verify_cells if (cell.cell_id, store.VERIFY_PART) not in done)
+    pending_verify = sum(1 for cell in verify_cells if (cell.cell_id, store.VERIFY_PART) not in done
+                         and cell.cell_id not in unfinished)
     progress = Progress(pending_timed + pending_verify, progress_dir)
     try:
         for repetition in range(config.repetitions):
@@ -211,8 +217,12 @@ def _execute(config: BenchConfig, out: Path, cells: list[Cell], runner, done: se
                 store.write_cells(out)
                 if result["row"].get("status") in NOT_REPEATED:
                     stopped.add(task["cell_id"])
+                if result["row"].get("status") != "ok":
+                    unfinished.add(task["cell_id"])
                 progress.task_done(f"{task['cell_id']} r{repetition}: {result['row'].get('status')}")
-        tasks = [_verify_task(cell, config) for cell in verify_cells if (cell.cell_id, store.VERIFY_PART) not in done]
+        # a cell whose timed run failed or timed out is not verified: its verdict is its status, and a time-out would recur
+        tasks = [_verify_task(cell, config) for cell in verify_cells
+                 if (cell.cell_id, store.VERIFY_PART) not in done and cell.cell_id not in unfinished]
         # the Spark oracle needs the driver's session: those cells are checked here, the others in fresh processes
         here = [task for task in tasks if task["oracle"] == "spark"]
         pooled = _pool(runner, [task for task in tasks if task["oracle"] != "spark"], max(config.parallel, os.cpu_count() or 1))
@@ -222,6 +232,32 @@ def _execute(config: BenchConfig, out: Path, cells: list[Cell], runner, done: se
             progress.task_done(f"{task['cell_id']} verify: {result['row'].get('verdict')}")
     finally:
         progress.close()
+
+
+def verified_cells(cells: list[Cell], policy: bool | str) -> list[Cell]:
+    """The cells a run verifies besides timing them: all, none, or (``smallest-window``) the cells of each workload's
+    smallest window, one per engine and query, so every engine's answers are checked somewhere in every workload
+    at the cost of its cheapest cell. Engines that match nothing (the cost floor) are never verified."""
+    if policy in (False, "none"):
+        return []
+    matching = [cell for cell in cells if engine_class(cell.engine).capabilities.matches]
+    if policy in (True, "all"):
+        return matching
+
+    def size(cell: Cell) -> tuple[int, int]:  # an event window holds one event, an unbounded one every event
+        try:
+            window = parse_window(cell.window)
+        except CgpmError:  # a query's own window over named streams: one per workload, so it is the smallest
+            return (1, 0)
+        return ({"event": 0, "unbounded": 2}.get(window.kind, 1), window.range_ms or 0)
+
+    def workload(cell: Cell) -> tuple:
+        return tuple(value for key, value in sorted(cell.as_json().items()) if key not in ("window", "engine"))
+
+    smallest: dict[tuple, tuple[int, int]] = {}
+    for cell in matching:
+        smallest[workload(cell)] = min(smallest.get(workload(cell), size(cell)), size(cell))
+    return [cell for cell in matching if size(cell) == smallest[workload(cell)]]
 
 
 def _verify_task(cell: Cell, config: BenchConfig) -> dict:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from common.errors import ConfigError
 from engines.model.windows import WINDOW_FORMS
-from harness.bench.config import DEFAULTS, RUNNERS, load_config, with_flags
+from harness.bench.config import DEFAULTS, RUNNERS, VERIFY_POLICIES, load_config, with_flags
 from harness.oracle_choice import ORACLE_CHOICES
 from harness.streams.named_inputs import named_stream_arguments
 
@@ -56,7 +56,9 @@ def add_parser(subparsers) -> None:
     knobs.add_argument("--timeout", type=float, dest="timeout_s", help=f"seconds per cell (default {DEFAULTS.timeout_s:g})")
     knobs.add_argument("--memory-mb", type=int, help=f"RSS cap per cell in MiB (default {DEFAULTS.memory_mb})")
     knobs.add_argument("--rss-hz", type=float, help=f"RSS samples per second, >= 10, or 0 (default {DEFAULTS.rss_hz:g})")
-    knobs.add_argument("--verify", action="store_true", default=None, help="also check every cell against the oracle")
+    knobs.add_argument("--verify", nargs="?", const="all", choices=VERIFY_POLICIES, default=None,
+                       help="also check cells against the oracle: all (the flag alone), none, or smallest-window "
+                            "(each workload's smallest window; the default)")
     knobs.add_argument("--oracle", choices=ORACLE_CHOICES,
                        help="oracle of --verify (default auto: rdflib for small cells, the Spark oracle for large ones)")
     knobs.add_argument("--verify-every", type=int, help="check every K-th instant (plus window drops and the last)")
