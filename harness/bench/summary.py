@@ -108,6 +108,23 @@ def silent_cells(summary: pd.DataFrame, matches=lambda engine: True) -> list[str
     return [f"{row.engine} {row.dataset} {row.query} {row.window}" for row in silent.itertuples(index=False)]
 
 
+def diverging_cells(cells: pd.DataFrame, matches=lambda engine: True) -> list[str]:
+    """The workloads (one query, window and stream) whose answering engines' finished repetitions show more than one
+    answer digest (``harness.bench.answers``): some engine computed other answers, and its figures measure those."""
+    if "answer_digest" not in cells or cells.empty:
+        return []
+    done = cells[(cells["status"] == "ok") & cells["answer_digest"].notna()
+                 & cells["engine"].map(lambda engine: bool(matches(engine)))]
+    found = []
+    for _, rows in done.groupby(workload_key(done), sort=False):
+        digests = rows.groupby("engine")["answer_digest"].agg(lambda values: ",".join(sorted(set(map(str, values)))))
+        if rows["answer_digest"].nunique() > 1:
+            first = rows.iloc[0]
+            found.append(f"{first.dataset} {first.query} {first.window}: "
+                         + "; ".join(f"{engine} {digest}" for engine, digest in digests.items()))
+    return found
+
+
 def _all_or_none(values: pd.Series):
     known = values.dropna()
     return None if known.empty else bool(known.astype(bool).all())

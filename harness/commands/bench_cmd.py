@@ -138,20 +138,23 @@ def default_out(name: str) -> Path:
 def run(args: argparse.Namespace) -> int:
     from harness.bench.execute import run_bench
     from harness.bench.store import load_results
-    from harness.bench.summary import failed_cells, per_cell, silent_cells, terminal_table
+    from harness.bench.summary import diverging_cells, failed_cells, per_cell, silent_cells, terminal_table
     from harness.bench.tables import to_text
 
     config = resolve(args)
     out = args.out or default_out(config.name)
     say = lambda message: print(f"cgpm bench: {message}", file=sys.stderr)  # noqa: E731
     run_dir = run_bench(config, out, argv=sys.argv, say=say)
-    summary = per_cell(load_results(run_dir))
+    cells = load_results(run_dir)
+    summary = per_cell(cells)
     print(to_text(terminal_table(summary)), end="")
     print(f"\nresults in {run_dir}; every column, tables and figures: cgpm report {run_dir}")
     if history_wanted(args):
         _add_to_history(Path(run_dir), say, asked=bool(args.history))
     for cell in silent_cells(summary, matches=_engine_matches):
         say(f"cell {cell} answered nothing over the whole stream: does the stream hold the query's constants?")
+    for cell in diverging_cells(cells, matches=_engine_matches):
+        say(f"the engines' answers differ (answer digests) on {cell}: a claim comparing them is invalid")
     failed = failed_cells(summary)
     for cell, reason in failed:
         print(f"cgpm bench: cell {cell} failed ({reason})", file=sys.stderr)

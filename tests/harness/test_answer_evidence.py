@@ -105,3 +105,20 @@ def test_published_rows_without_the_column_are_not_noisy():
 
     assert noisy_rows(pd.DataFrame({"engine": ["a", "b"]})) == [False, False]
     assert noisy_rows(pd.DataFrame({"noisy": [True, "False", "True"]})) == [True, False, True]
+
+
+def test_bench_names_a_workload_whose_engines_answer_differently():
+    import pandas as pd
+
+    from harness.bench.summary import diverging_cells
+
+    def row(engine: str, digest: str) -> dict:
+        return {"engine": engine, "dataset": "lubm", "scale": 1, "event_shape": "entity", "query": "L1",
+                "window": "sliding:5s:1s", "entailment": "none", "max_events": 0, "status": "ok",
+                "answer_digest": digest}
+
+    same = pd.DataFrame([row("reeval", "ab"), row("spectra", "ab"), row("scan", "00")])
+    assert diverging_cells(same, matches=lambda engine: engine != "scan") == []
+    planted = pd.DataFrame([row("reeval", "ab"), row("spectra", "ac"), row("scan", "00")])
+    [found] = diverging_cells(planted, matches=lambda engine: engine != "scan")
+    assert "L1" in found and "spectra ac" in found and "scan" not in found
