@@ -74,19 +74,19 @@ def paced_loop(engine, events, arrivals: Arrivals, latencies: PassLatencies, clo
 
     Every ``CHUNK`` events the latencies are folded: a millisecond's pause, which the next events' waits
     include (the stream goes on arriving)."""
-    sleep, clock = clock.sleep, clock.now_ns
+    sleep, now_ns = clock.sleep, clock.now_ns
     added = removed = 0
-    origin = clock()
+    origin = now_ns()
     for position, event in enumerate(events):
         due = origin + arrivals.offset_ns(position, event.ts)
-        now = clock()
+        now = now_ns()
         while now < due:
             if due - now > _SPIN_NS:
                 sleep((due - now - _SPIN_NS) / 1e9)
-            now = clock()
-        before = clock()
+            now = now_ns()
+        before = now_ns()
         delta = engine.push(event)
-        after = clock()
+        after = now_ns()
         latencies.chunk.append(after - before)
         latencies.wait_chunk.append(before - due)
         latencies.end_chunk.append(after - due)

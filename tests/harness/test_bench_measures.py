@@ -63,6 +63,20 @@ def _passes(engine: str, clock: TickingClock, *, slower_by_s: float = 0.0, build
     return Passes(Timed, query, stream, clock=clock, min_time_s=min_time_s, **options)
 
 
+def test_cells_are_timed_on_the_machines_clock_unless_a_test_gives_its_own():
+    import inspect
+    import time
+
+    from harness.bench.pacing import MACHINE_CLOCK, paced_loop
+    from harness.bench.passes import timed_pass
+    from harness.bench.sampler import RssSampler
+
+    assert MACHINE_CLOCK.now_ns is time.perf_counter_ns and MACHINE_CLOCK.sleep is time.sleep
+    for timed in (run_task, Passes, timed_pass, paced_loop):
+        assert inspect.signature(timed).parameters["clock"].default is MACHINE_CLOCK, timed
+    assert inspect.signature(RssSampler).parameters["clock"].default is time.perf_counter_ns
+
+
 def test_defaults_give_a_spread_and_a_minimum_time():
     assert DEFAULTS.repetitions >= 5 and DEFAULTS.min_time_s == 1.0 and DEFAULTS.rate == 0
 
