@@ -1,6 +1,7 @@
 # The two commands of the README: `make demo` (the main job) and `make test` (the tests).
-# Both create .venv and install the project into it on first use; nothing else is needed but
-# Python 3.11+ and Java 17+ (scripts/check-java says how to get Java when it is missing).
+# Both first check the machine for the system packages they need (scripts/system-requirements.toml; the README
+# lists them) and stop with the command that installs a missing one, then create .venv and install the project into
+# it on first use.
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -8,7 +9,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.cgpm-installed
 PYTEST_WORKERS ?= 2
 
-.PHONY: demo test lint bench install clean external-engines
+.PHONY: demo test lint bench install clean external-engines check-demo check-test
 
 install: $(STAMP) external-engines
 
@@ -23,12 +24,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
 	touch $(STAMP)
 
-demo: $(STAMP)
-	@scripts/check-java
+# checked before .venv is built, which needs Python's venv module (on Debian, a package of its own)
+check-demo check-test: check-%:
+	@$(PYTHON) scripts/check-system $*
+
+demo: check-demo $(STAMP)
 	$(BIN)/cgpm demo
 
-test: $(STAMP) external-engines
-	@scripts/check-java
+test: check-test $(STAMP) external-engines
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -q
 
 lint: $(STAMP)

@@ -16,7 +16,8 @@ carries the events the first pass had processed at each sample, with a point at 
 first pass's answer counts and digest (``harness.bench.answers``) and the machine's load at the cell's start and end
 (``harness.bench.quiet``: ``noisy`` when it was busier than its cores). A ``verify`` task
 checks the cell against the oracle instead and times nothing. It returns plain data (a row, the
-RSS series, the latencies) and never writes files except its progress line.
+RSS series, the latencies) and never writes files except its progress line. Its passes and its time-out read the
+machine's clock; a test in the same process may give its own (``harness.bench.pacing.Clock``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import time
 import numpy as np
 
 from harness.bench.latencies import PassLatencies
+from harness.bench.pacing import MACHINE_CLOCK, Clock
 from harness.bench.passes import Passes, latency_summary, timed_pass
 from harness.bench.quantiles import LatencySketch
 from harness.bench.quiet import NOISY_LOAD, NOISY_STEAL, MachineLoad, load_columns
@@ -124,7 +126,7 @@ def _public(facts: dict) -> dict:
     return {key: value for key, value in facts.items() if key != "modules_at_start"}
 
 
-def _time_cell(task: dict, facts: dict) -> dict:
+def _time_cell(task: dict, facts: dict, clock: Clock) -> dict:
     from common.errors import EngineFailure, EnvironmentProblem
     from harness.bench.matrix import PER_QUERY, engine_class
     from harness.bench.steady import query_fill_point, window_triples
@@ -151,10 +153,10 @@ def _time_cell(task: dict, facts: dict) -> dict:
     options = {"stderr_path": stderr.path} if stderr else {}
     passes = Passes(engine_cls, query, stream, min_time_s=task.get("min_time_s", 0.0), rate=task.get("rate", 0.0),
                     rate_lag_s=task.get("rate_lag_s", 1.0), options=options,
-                    fill=fill.event if fill is not None else None)
+                    fill=fill.event if fill is not None else None, clock=clock)
     progress = _progress_writer(task.get("progress_path"), passes.fed, events)
     sampler = RssSampler(task["rss_hz"], memory_cap_bytes=task["memory_bytes"], progress=progress, count=passes.fed,
-                         children=external).start()
+                         children=external, clock=clock.now_ns).start()
     first_end: dict = {}
 
     def after_first(totals: dict) -> None:
@@ -165,7 +167,8 @@ def _time_cell(task: dict, facts: dict) -> dict:
     try:
         sampler.arm(task["timeout_s"])
         for _ in range(task["warmup"]):
-            close_engine(timed_pass(engine_cls, query, stream, PassLatencies(LatencySketch()), options=options)[0])
+            close_engine(timed_pass(engine_cls, query, stream, PassLatencies(LatencySketch()), options=options,
+                                    clock=clock)[0])
         _release_freed_memory()
         row["rss_base_bytes"] = sampler.rss()
         passes.run(after_first)
@@ -271,15 +274,17 @@ def _verify_cell(task: dict, facts: dict) -> dict:
     return {"row": row, "rss": [], "latency_ns": np.zeros(0, dtype=np.int64)}
 
 
-def run_task(task: dict) -> dict:
-    """Measure (``kind='time'``) or verify (``kind='verify'``) one cell; refusals and failures become a status, not an exception."""
+def run_task(task: dict, *, clock: Clock = MACHINE_CLOCK) -> dict:
+    """Measure (``kind='time'``) or verify (``kind='verify'``) one cell; refusals and failures become a status, not an exception.
+
+    ``clock`` times the passes and judges the time-out of a timed cell."""
     from common.errors import CgpmError, EngineError, WindowError
 
     facts = _process_facts()
     try:
         if task["kind"] == "verify":
             return _verify_cell(task, facts)
-        return _time_cell(task, facts)
+        return _time_cell(task, facts, clock)
     except (EngineError, WindowError) as refusal:
         status, detail = "unsupported", str(refusal)
     except CgpmError as problem:

@@ -13,6 +13,8 @@ latencies, never O(stream).
 A rate-paced cell (``rate`` > 0) runs one paced pass: the pace fixes its length.
 The first pass also folds its answers into a digest (``harness.bench.answers``): the row's ``answers_added``,
 ``answers_removed`` and ``answer_digest``, which a claim compares across the engines it puts side by side.
+Every reading of the time, in the loop and for the minimum, is from one ``Clock`` (``harness.bench.pacing``): the
+machine's, unless a test gives its own.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import numpy as np
 
 from harness.bench.answers import AnswerDigest
 from harness.bench.latencies import CHUNK, STORED_LATENCIES, PassLatencies
-from harness.bench.pacing import Arrivals, paced_loop, pacing_summary
+from harness.bench.pacing import MACHINE_CLOCK, Arrivals, Clock, paced_loop, pacing_summary
 from harness.bench.quantiles import RELATIVE_ERROR, LatencySketch
 from harness.bench.steady import steady_columns
 from harness.streams.event_index import facts_of
@@ -35,7 +37,8 @@ LATENCY_PERCENTILES = {"latency_p50_ms": 50, "latency_p95_ms": 95, "latency_p99_
 
 
 def timed_pass(engine_cls, query, stream, latencies: PassLatencies, arrivals: Arrivals | None = None,
-               options: dict | None = None, digest: AnswerDigest | None = None) -> tuple[object, dict]:
+               options: dict | None = None, clock: Clock = MACHINE_CLOCK,
+               digest: AnswerDigest | None = None) -> tuple[object, dict]:
     """Build an engine and feed it every event, folding each push's latency into ``latencies``; returns the engine and the loop's totals.
 
     An engine that takes events in batches (``feed``: external engines, unpaced) has as latency the
@@ -46,17 +49,17 @@ def timed_pass(engine_cls, query, stream, latencies: PassLatencies, arrivals: Ar
     non-empty delta is folded into it (``harness.bench.answers``), timed apart and taken out like the folds."""
     from harness.engines_setup import close_engine, engine_deltas
 
-    build_started = time.perf_counter_ns()
+    now_ns = clock.now_ns
+    build_started = now_ns()
     engine = engine_cls(query, static=stream.static, schema=stream.schema, **(options or {}))
-    built = time.perf_counter_ns()
+    built = now_ns()
     added = removed = folding = 0
-    clock = time.perf_counter_ns
     events = iter(stream.events)  # a stream read batch by batch counts its reading time (``decode_ns``)
     cpu_started = time.process_time_ns()
-    loop_started = clock()
+    loop_started = now_ns()
     try:
         if arrivals is not None:
-            added, removed, folding = paced_loop(engine, events, arrivals, latencies, digest)
+            added, removed, folding = paced_loop(engine, events, arrivals, latencies, clock, digest)
         else:
             batched = hasattr(engine, "feed")
             steps = engine_deltas(engine, events) if batched else events
@@ -65,7 +68,7 @@ def timed_pass(engine_cls, query, stream, latencies: PassLatencies, arrivals: Ar
                 append = latencies.chunk.append
                 if batched:
                     for delta in islice(steps, CHUNK):
-                        now = clock()
+                        now = now_ns()
                         append(now - before)
                         before = now
                         added += len(delta.added)
@@ -73,30 +76,30 @@ def timed_pass(engine_cls, query, stream, latencies: PassLatencies, arrivals: Ar
                         if digest is not None and delta:
                             # the instant is the event's position: the latencies appended so far, less this one
                             digest.record(latencies.folded + len(latencies.chunk) - 1, delta)
-                            before = clock()
+                            before = now_ns()
                             folding += before - now
                 else:
                     for event in islice(steps, CHUNK):
-                        before = clock()
+                        before = now_ns()
                         delta = engine.push(event)
-                        after = clock()
+                        after = now_ns()
                         append(after - before)
                         added += len(delta.added)
                         removed += len(delta.removed)
                         if digest is not None and delta:
                             digest.record(latencies.folded + len(latencies.chunk) - 1, delta)
-                            folding += clock() - after
+                            folding += now_ns() - after
                 taken = len(latencies.chunk)
-                fold_started = clock()
+                fold_started = now_ns()
                 latencies.fold()
-                before = clock()
+                before = now_ns()
                 folding += before - fold_started
                 if taken < CHUNK:
                     break
     except BaseException:
         close_engine(engine)  # an external engine's child must not outlive a failed or stopped pass
         raise
-    loop_ended = clock()
+    loop_ended = now_ns()
     cpu_ended = time.process_time_ns()
     # reading and decoding batches is the harness's work: out of the loop's wall time, and out of its CPU time
     # (decoding is single-threaded Python and Arrow work, so its wall time is its CPU time; folding likewise)
@@ -125,8 +128,8 @@ class Passes:
     """The passes of one timed cell: run them, then fold them into the row's columns."""
 
     def __init__(self, engine_cls, query, stream, *, min_time_s: float, rate: float = 0.0, rate_lag_s: float = 1.0,
-                 options: dict | None = None, fill: int | None = None):
-        self.engine_cls, self.query, self.stream, self.options = engine_cls, query, stream, options
+                 options: dict | None = None, fill: int | None = None, clock: Clock = MACHINE_CLOCK):
+        self.engine_cls, self.query, self.stream, self.options, self.clock = engine_cls, query, stream, options, clock
         self.min_time_s, self.rate, self.rate_lag_s, self.fill = min_time_s, rate, rate_lag_s, fill
         facts = facts_of(stream)
         self.events, self.triples = facts.events, facts.triples
@@ -153,9 +156,9 @@ class Passes:
         """Pass after pass until ``min_time_s`` of timed loop (one pass when paced); ``after_first()`` runs after pass 1."""
         from harness.engines_setup import close_engine
 
-        started = time.perf_counter()
+        started = self.clock.now_ns()
         self.engine, totals = timed_pass(self.engine_cls, self.query, self.stream, self.first, self.arrivals, self.options,
-                                           self.digest)
+                                         self.clock, self.digest)
         self.totals.append(totals)
         if after_first is not None:
             after_first(totals)
@@ -167,10 +170,11 @@ class Passes:
         # a pass whose engine takes longer to build than to run stops on elapsed time: twice the minimum, builds and
         # folds included (reading the stream is not counted: a large stream's later passes read it again). A fold is
         # per pass as well as per chunk, so thousands of passes of a tiny stream would otherwise run past the time-out.
-        while self._repeats() and time.perf_counter() - started - self._decoded_s() < 2 * self.min_time_s:
+        while self._repeats() and (self.clock.now_ns() - started) / 1e9 - self._decoded_s() < 2 * self.min_time_s:
             close_engine(self.engine)
             self.engine = None  # the previous pass's engine is freed before the next one is built
-            self.engine, totals = timed_pass(self.engine_cls, self.query, stream, self._next_pass(), options=self.options)
+            self.engine, totals = timed_pass(self.engine_cls, self.query, stream, self._next_pass(), options=self.options,
+                                             clock=self.clock)
             self.totals.append(totals)
 
     def settle(self) -> None:

@@ -115,6 +115,8 @@ def diverging_cells(cells: pd.DataFrame, matches=lambda engine: True) -> list[st
         return []
     done = cells[(cells["status"] == "ok") & cells["answer_digest"].notna()
                  & cells["engine"].map(lambda engine: bool(matches(engine)))]
+    if done.empty:
+        return []
     found = []
     for _, rows in done.groupby(workload_key(done), sort=False):
         digests = rows.groupby("engine")["answer_digest"].agg(lambda values: ",".join(sorted(set(map(str, values)))))

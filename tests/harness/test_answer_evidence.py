@@ -119,6 +119,7 @@ def test_bench_names_a_workload_whose_engines_answer_differently():
 
     same = pd.DataFrame([row("reeval", "ab"), row("spectra", "ab"), row("scan", "00")])
     assert diverging_cells(same, matches=lambda engine: engine != "scan") == []
+    assert diverging_cells(same, matches=lambda engine: False) == []  # nothing answering: nothing to compare
     planted = pd.DataFrame([row("reeval", "ab"), row("spectra", "ac"), row("scan", "00")])
     [found] = diverging_cells(planted, matches=lambda engine: engine != "scan")
     assert "L1" in found and "spectra ac" in found and "scan" not in found

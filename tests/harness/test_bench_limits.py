@@ -1,8 +1,10 @@
 """A cell past its time-out or memory cap is stopped and recorded as such, the run goes on, and a killed run resumes.
 
 No assertion races the machine's load: each misbehaving engine misbehaves until it is stopped (bounded
-by a minute, so a limit that never fires fails the test instead of hanging it), and the killed run is
-held by a gate after its first finished repetition, so the kill always lands mid-run.
+by a minute, so a limit that never fires fails the test instead of hanging it), a cell that must finish gets a
+time-out it cannot reach, a time-out judged in this process is on a clock that passes it at the hang and never
+before (``tests.harness.clocks.HangClock``), and the killed run is held by a gate after its first finished
+repetition, so the kill always lands mid-run.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from harness.bench.cell import run_task
 from harness.bench.config import config_from_table
 from harness.bench.execute import run_bench
 from harness.bench.runners import ProcessRunner
+from tests.harness.clocks import HangClock
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 EXAMPLE = REPOSITORY / "harness" / "examples" / "university"
@@ -50,6 +53,7 @@ class _Idle:
 
 
 HANG_BOUND_S = 60.0  # a limit that never fires ends the cell here, as "ok": the test then fails, it never hangs
+AT_THE_HANG = HangClock()  # set by the engine that hangs, in whichever process it runs
 
 
 def _wait_until(stopped, seconds: float = HANG_BOUND_S) -> None:
@@ -67,6 +71,7 @@ class SleepyEngine(_Idle):
 
     def push(self, event):
         if event.index >= self.FAST:
+            AT_THE_HANG.hung.set()
             _wait_until(lambda: False)
         return Delta()
 
@@ -120,10 +125,11 @@ def _task(engine: str, **overrides) -> dict:
 
 def test_a_cell_past_its_time_out_is_recorded_as_timeout():
     handler = signal.getsignal(signal.SIGUSR2)
-    result = run_task(_task("SleepyEngine", timeout_s=1.0))
+    AT_THE_HANG.hung.clear()
+    result = run_task(_task("SleepyEngine", timeout_s=30.0), clock=AT_THE_HANG)
     assert result["row"]["status"] == "timeout", result["row"]
     assert "time-out" in result["row"]["error"]
-    assert result["row"]["events_fed"] <= SleepyEngine.FAST  # stopped on the event it hung on, never past it
+    assert result["row"]["events_fed"] == SleepyEngine.FAST  # stopped on the event it hung on, not before, never past
     # its latencies are those of the events it processed, folded though no chunk was full
     assert len(result["latency_ns"]) == result["row"]["events_fed"] > 0
     assert result["row"]["latency_mean_ms"] == pytest.approx(result["latency_ns"].mean() / 1e6)
@@ -144,10 +150,21 @@ def test_the_hard_deadline_kills_a_cell_that_ignores_its_limit():
     assert result["row"]["status"] == "timeout" and "killed" in result["row"]["error"]
 
 
+class _ShortTimeOutWhenSleepy(ProcessRunner):
+    """Gives the sleepy engine's cells a short time-out, which it always reaches since it hangs until stopped; the
+    others keep the run's, one they cannot reach however loaded the machine is."""
+
+    def run(self, task: dict, deadline_s: float | None = None) -> dict:
+        sleepy = task["cell"]["engine"].endswith("SleepyEngine")
+        return super().run(task | {"timeout_s": 0.4} if sleepy else task, deadline_s)
+
+
 def test_the_run_goes_on_after_a_time_out_and_does_not_repeat_it(tmp_path):
-    config = config_from_table({"engines": [f"{__name__}:SleepyEngine", "scan"], "repetitions": 2, "timeout_s": 0.4,
-                                "runner": "process", "workloads": [{"stream": str(EXAMPLE), "queries": [str(QUERY)]}]})
-    frame = store.load_results(run_bench(config, tmp_path / "run", show_progress=False))
+    config = config_from_table({"engines": [f"{__name__}:SleepyEngine", "scan"], "repetitions": 2, "timeout_s": 600,
+                                "min_time_s": 0, "runner": "process",
+                                "workloads": [{"stream": str(EXAMPLE), "queries": [str(QUERY)]}]})
+    runner = _ShortTimeOutWhenSleepy()
+    frame = store.load_results(run_bench(config, tmp_path / "run", runner=runner, show_progress=False))
     sleepy = frame[frame["engine"].str.endswith("SleepyEngine")]
     assert list(sleepy["status"]) == ["timeout"]  # one repetition: a time-out is not repeated
     assert list(frame.loc[frame["engine"] == "scan", "status"]) == ["ok", "ok"]

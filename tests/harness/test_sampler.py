@@ -8,13 +8,15 @@ import pytest
 
 from harness.bench.sampler import RssSampler
 
+WAIT_BOUND_S = 60.0  # the samples come within milliseconds; a minute only keeps a sampler that never samples from hanging the test
+
 
 def test_a_points_count_is_read_before_its_stamp():
     # the count callable returns the moment it was called: a point stamped before its count was read would claim
     # work done after its stamp (a pass run while the sampler waited for the GIL)
     sampler = RssSampler(200.0, count=time.perf_counter_ns).start()
     try:
-        deadline = time.perf_counter() + 5.0
+        deadline = time.perf_counter() + WAIT_BOUND_S
         while len(sampler.series) < 5 and time.perf_counter() < deadline:
             time.sleep(0.01)
     finally:
@@ -27,7 +29,7 @@ def test_a_points_count_is_read_before_its_stamp():
 def test_no_count_gives_none():
     sampler = RssSampler(200.0).start()
     try:
-        deadline = time.perf_counter() + 5.0
+        deadline = time.perf_counter() + WAIT_BOUND_S
         while not sampler.series and time.perf_counter() < deadline:
             time.sleep(0.01)
     finally:

@@ -26,7 +26,7 @@ LINKS = "Array.from(document.querySelectorAll('a[href]')).map(a => a.href)"
 def _browser_path() -> Path:
     found = CHROMIUM if CHROMIUM.exists() else Path(shutil.which("chromium") or "/nonexistent")
     if not found.exists():
-        pytest.fail("Chromium is missing: apt-get install -y chromium chromium-driver (.ci/run does this)")
+        pytest.fail("Chromium is missing: apt-get install -y chromium (.ci/run does this; make test checks for it)")
     return found
 
 

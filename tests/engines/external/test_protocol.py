@@ -58,7 +58,7 @@ def test_a_hung_engine_is_killed_after_its_event_time_out(descriptor):
         list(engine_deltas(engine, STREAM.events))
     # a slow engine is told apart from a hung one only by the limit: the message names it and where to raise it
     assert "event_timeout_s = 1.5" in str(failure.value) and str(path.resolve()) in str(failure.value)
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 60  # stopped at its limit, long before the 600 s the engine hangs for
     assert engine.process.poll() is not None
 
 
@@ -117,10 +117,13 @@ def test_a_bench_cell_keeps_the_status_and_the_stderr(descriptor, tmp_path):
 
 
 def test_a_bench_cell_measures_the_child(descriptor, tmp_path):
-    """The cell's RSS counts the child's (a Python interpreter: megabytes), kept apart as child_rss_peak_bytes."""
-    from harness.bench.cell import run_task
+    """The cell's RSS counts the child's (a Python interpreter: megabytes), kept apart as child_rss_peak_bytes.
 
-    row = run_task(_cell_task(str(descriptor("ok")), tmp_path))["row"]
+    In a fresh process, as every bench cell runs: in a test worker that ran other tests first, this process's own
+    RSS moves by more than the child's between the baseline and the pass."""
+    from harness.bench.runners import ProcessRunner
+
+    row = ProcessRunner().run(_cell_task(str(descriptor("ok")), tmp_path))["row"]
     assert row["status"] == "ok" and row["events_fed"] == len(STREAM.events) and row["engine_stderr"] == ""
     assert row["child_rss_peak_bytes"] > 2**20
     assert row["rss_peak_bytes"] >= row["rss_base_bytes"] + row["child_rss_peak_bytes"] // 2
@@ -189,7 +192,7 @@ def test_the_child_dies_with_the_process_that_started_it(descriptor):
     assert psutil.pid_exists(child)
     os.kill(owner.pid, signal.SIGKILL)
     owner.wait()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60  # the kernel ends it at once; a minute only bounds the wait
     while time.monotonic() < deadline and psutil.pid_exists(child) and psutil.Process(child).status() != "zombie":
         time.sleep(0.05)
     assert not psutil.pid_exists(child) or psutil.Process(child).status() == "zombie"
