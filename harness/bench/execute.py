@@ -235,9 +235,9 @@ def _execute(config: BenchConfig, out: Path, cells: list[Cell], runner, done: se
 
 
 def verified_cells(cells: list[Cell], policy: bool | str) -> list[Cell]:
-    """The cells a run verifies besides timing them: all, none, or (``smallest-window``) the cells of each workload's
-    smallest window, one per engine and query, so every engine's answers are checked somewhere in every workload
-    at the cost of its cheapest cell. Engines that match nothing (the cost floor) are never verified."""
+    """The cells a run verifies besides timing them: all, none, or (``smallest-window``) the cells of the smallest
+    window of each query over each stream, one per engine, so every engine's answers are checked somewhere on every
+    query at the cost of its cheapest cell. Engines that match nothing (the cost floor) are never verified."""
     if policy in (False, "none"):
         return []
     matching = [cell for cell in cells if engine_class(cell.engine).capabilities.matches]
@@ -251,8 +251,9 @@ def verified_cells(cells: list[Cell], policy: bool | str) -> list[Cell]:
             return (1, 0)
         return ({"event": 0, "unbounded": 2}.get(window.kind, 1), window.range_ms or 0)
 
-    def workload(cell: Cell) -> tuple:
-        return tuple(value for key, value in sorted(cell.as_json().items()) if key not in ("window", "engine"))
+    def workload(cell: Cell) -> tuple:  # one query over one stream: configs give each window its own event count
+        return tuple(value for key, value in sorted(cell.as_json().items())
+                     if key not in ("window", "engine", "max_events"))
 
     smallest: dict[tuple, tuple[int, int]] = {}
     for cell in matching:
