@@ -71,10 +71,8 @@ def answers(sides: list[Side], *, compared: bool, cost_floor: bool) -> Finding:
     known = [(side, kind, values) for side, kind, values in recorded if kind != "none"]
     if not known:
         return Finding(None, "answers not recorded")
-    if cost_floor:
-        return Finding(None, "a cost floor: answers not compared, on purpose")
     empty = [side.label for side, kind, values in known if _empty(kind, values)]
-    if empty and len(empty) == len(known):
+    if empty and len(empty) == len(known) and not cost_floor:
         return Finding("not-shown", "measures no answers: " + ", ".join(empty) + " answered nothing over the pass")
     if compared and len(known) > 1 and len({_read(side.rows) for side, _, _ in known}) == 1:
         # digests where every side has one, else the counts every timed row has
@@ -87,11 +85,16 @@ def answers(sides: list[Side], *, compared: bool, cost_floor: bool) -> Finding:
             shown = "; ".join(f"{label}: {', '.join(vals)}" for label, vals in distinct.items())
             what = "answer digests" if kind == "digest" else "answer counts (added, removed)"
             return Finding("invalid", f"the engines' {what} differ: {shown}")
-        return Finding(None, "equal answer digests" if kind == "digest" else "equal answer counts (no digest recorded)")
+        agreed = "equal answer digests" if kind == "digest" else "equal answer counts (no digest recorded)"
+        return Finding(None, agreed + ("; a cost floor: no answers, on purpose" if cost_floor and empty else ""))
+    if cost_floor and empty:
+        return Finding(None, "a cost floor: no answers, on purpose")
     if empty:  # a variant that finds nothing beside one that finds something (a query without its entailment)
         return Finding(None, "non-empty answers; " + ", ".join(empty) + " answered nothing")
     apart = compared and len(known) > 1  # one cell's engines that read different prefixes of the stream
-    return Finding(None, "non-empty answers" + ("; not compared: the engines read different events" if apart else ""))
+    unknown = [side.label for side, kind, _ in recorded if kind == "none"]
+    return Finding(None, "non-empty answers" + ("; not compared: the engines read different events" if apart else "")
+                   + (f"; not compared: {', '.join(unknown)} recorded no answers" if compared and unknown else ""))
 
 
 def _read(rows: pd.DataFrame) -> tuple:
@@ -113,7 +116,8 @@ def repetitions(sides: list[Side], metric: str, wanted: int, per_repetition: boo
             values = pd.to_numeric(_finished(rows)[column], errors="coerce") if column in rows else pd.Series([])
             counts[side.label] = int(values.notna().sum())
         else:
-            counts[side.label] = int(pd.to_numeric(rows.get("ok", pd.Series([1])), errors="coerce").min())
+            fewest = pd.to_numeric(rows.get("ok", pd.Series([1])), errors="coerce").min()
+            counts[side.label] = int(fewest) if fewest == fewest else 0  # a blank count: none known
     short = {label: count for label, count in counts.items() if count < wanted}
     if short:
         label, count = min(short.items(), key=lambda item: item[1])

@@ -71,20 +71,23 @@ def _sides(claim: Claim, cells: Cells) -> list[tuple[list[evidence.Side], bool]]
         label = name + "".join(f" {key}={value}" for key, value in keys)
         return evidence.Side(label, part[part.engine == name])
 
-    def answering(sides: list[evidence.Side]) -> list[evidence.Side]:
-        # a cost floor (scan: reads, matches nothing) is compared for its time, never for its answers
-        return [one for one in sides if _matches(one.label.split(" ", 1)[0])]
-
     if claim.kind == "ratio":
         variants = bool(claim.numerator_cell or claim.denominator_cell)
-        return [(answering([side(claim.numerator, claim.numerator_cell),
-                            side(claim.denominator, claim.denominator_cell)]), not variants)]
+        return [([side(claim.numerator, claim.numerator_cell), side(claim.denominator, claim.denominator_cell)],
+                 not variants)]
     if claim.kind == "break-even":
-        return [(answering([evidence.Side(f"{name} window={window}", rows[(rows.engine == name) & (rows.window == window)])
-                            for name in (claim.numerator, claim.denominator)]), True) for window in rows.window.unique()]
+        return [([evidence.Side(f"{name} window={window}", rows[(rows.engine == name) & (rows.window == window)])
+                  for name in (claim.numerator, claim.denominator)], True) for window in rows.window.unique()]
     if claim.kind == "growth":
         return [([side(claim.numerator, claim.start), side(claim.numerator, claim.end)], False)]
+    if claim.kind == "memory":  # the baseline's growth is subtracted: its rows are evidence too
+        return [([side(claim.numerator)], False), ([side(claim.baseline)], False)]
     return [([side(claim.numerator)], False)]
+
+
+def _answering(sides: list[evidence.Side]) -> list[evidence.Side]:
+    """The sides whose engine computes answers: a cost floor (``scan``) is compared for its time, never its answers."""
+    return [one for one in sides if _matches(one.label.split(" ", 1)[0])]
 
 
 @functools.cache
@@ -103,12 +106,17 @@ def _with_evidence(verdict: Verdict, claim: Claim, cells: Cells) -> Verdict:
     """The value's verdict, overridden by what the rows show (``harness.claims.evidence``), with the evidence named."""
     groups = _sides(claim, cells)
     every_side = [one for group, _ in groups for one in group]
-    found = [evidence.answers(group, compared=compared, cost_floor=claim.cost_floor) for group, compared in groups]
+    found = [evidence.answers(_answering(group), compared=compared, cost_floor=claim.cost_floor)
+             for group, compared in groups if _answering(group)]
     invalid = [finding for finding in found if finding.verdict == "invalid"]
     empty = [finding for finding in found if finding.verdict == "not-shown"]
     if claim.kind == "break-even" and empty and len(empty) < len(found):
         empty = []  # a break-even over windows some of which answer: the empty windows are named, not judged on
     counted = evidence.repetitions(every_side, claim.metric, claim.repetitions, cells.per_repetition)
+    if not counted.verdict and cells.per_repetition and not verdict.bound and claim.kind in ("ratio", "growth") \
+            and verdict.value is not None and verdict.n < claim.repetitions:
+        # every side has its repetitions, but fewer of them pair up (different repetition numbers, or infinite ratios)
+        counted = evidence.Finding("not-shown", f"n={verdict.n} < {claim.repetitions}: only {verdict.n} rounds pair up")
     calm = evidence.quiet(every_side)
     answers_note = (invalid or empty or found)[0].note if found else ""
     notes = "; ".join(note for note in (answers_note, counted.note, calm.note) if note)
@@ -128,8 +136,9 @@ def _spread_crosses(claim: Claim, verdict: Verdict) -> str:
     """Why the IQR of the claim's value lies on both sides of its target ("" when it lies on one)."""
     if verdict.spread is None or verdict.value is None:
         return ""
+    middle = claim.relation.holds(verdict.value, claim.paper_value)
     ends = [claim.relation.holds(end, claim.paper_value) for end in verdict.spread]
-    if ends[0] == ends[1]:
+    if ends[0] == ends[1] == middle:  # a "within" band can hold at the median and fail at both ends
         return ""
     low, high = (f"{end:.4g}" for end in verdict.spread)
     return f"its IQR [{low}, {high}] crosses the target {claim.relation}: another run could land on either side"

@@ -79,12 +79,18 @@ def side(rows: pd.DataFrame, metric: str, timeout_s: float | None, latency: bool
 
 
 def _rate_bound(row: pd.Series, metric: str, timeout_s: float | None, latency: bool = True) -> float:
-    """A timed-out repetition's rate is at most its processed events over their time, or its stream over its time-out."""
+    """A timed-out repetition's rate is at most 1000 / its mean latency over the events it processed (``latency``: if
+    the rest cost no less); assuming nothing, at most its whole stream over the engine time it spent before the
+    time-out (the events it processed times their mean latency: the pass had more to do), or, where that is not
+    recorded, its stream over its time-out (which then also counts the engine's build)."""
     per_event = 1.0 if "events" in metric else _number(row.get("triples")) / _number(row.get("events"))
     mean_ms = _number(row.get("latency_mean_ms"))
     if latency and np.isfinite(mean_ms) and mean_ms > 0:
         return per_event * 1000.0 / mean_ms
     total = _number(row.get("events" if "events" in metric else "triples"))
+    spent_s = _number(row.get("events_fed")) * mean_ms / 1000.0
+    if np.isfinite(spent_s) and spent_s > 0:
+        return total / spent_s
     return total / timeout_s if timeout_s and np.isfinite(total) else float("nan")
 
 
@@ -154,7 +160,7 @@ def ratio(numerator_rows: pd.DataFrame, denominator_rows: pd.DataFrame, metric: 
             bottom_kind, bottom = side(denominator_rows, metric, timeout_s, latency=False)
             if bottom_kind != UPPER:
                 return not_shown(f"the denominator timed out, and its bound's assumption fails: {why}")
-            why = f"its stream over the time-out, since its latency bound's assumption fails: {why}"
+            why = f"its stream over the engine time it spent, since its latency bound's assumption fails: {why}"
         statistic = summarise(top / bottom.max(), bound=True, note=f"the denominator timed out: a lower bound ({why})")
         # the bound rests on the denominator's timed-out repetitions (a time-out is not repeated): that is its n
         return replace(statistic, n=int(len(denominator_rows))) if statistic.shown else statistic

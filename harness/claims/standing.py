@@ -61,7 +61,10 @@ def standing(path: Path, experiment: str, root: Path) -> dict[str, Standing]:
     current = recorded_verdicts(path.read_text(), experiment)
     wanted = {claim_id: verdict for claim_id, verdict in current.items() if verdict in NOT_MET}
     found = {claim_id: Standing(claim_id, verdict, None, None) for claim_id, verdict in wanted.items()}
-    relative = path.resolve().relative_to(root.resolve()).as_posix()
+    try:
+        relative = path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:  # a claim file outside the repository has no history here
+        return found
     log = _git(root, "log", "--format=%H %cI", "--", relative)
     if not log:
         return found
@@ -74,7 +77,7 @@ def standing(path: Path, experiment: str, root: Path) -> dict[str, Standing]:
         except (tomllib.TOMLDecodeError, KeyError, IndexError, TypeError, AttributeError):
             break
         for claim_id in list(open_ids):
-            if then.get(claim_id) == wanted[claim_id]:
+            if then.get(claim_id) in NOT_MET:  # missed, then undecided, then missed: not met all along
                 found[claim_id] = Standing(claim_id, wanted[claim_id], dt.datetime.fromisoformat(date), commit)
             else:
                 open_ids.discard(claim_id)  # recorded otherwise before this commit: its standing began after it

@@ -47,6 +47,10 @@ def run(args: argparse.Namespace) -> int:
     from harness.claims.judge import judge_experiment
 
     experiments = _experiments(args.target)
+    if args.max_age is not None and not args.check:
+        raise ConfigError("--max-age lists standing verdicts of the published results: use it with --check")
+    if args.max_age is not None and not args.max_age >= 0:
+        raise ConfigError(f"--max-age {args.max_age:g}: a number of days >= 0")
     if args.run is not None and args.check:
         raise ConfigError("give --run RUN or --check, not both")
     if args.run is not None and len(experiments) != 1:
@@ -68,8 +72,6 @@ def run(args: argparse.Namespace) -> int:
         print(render.text_table(verdicts))
     if args.docs:
         _rewrite_docs(args.target, verdicts, results)
-    if args.max_age is not None and not args.check:
-        raise ConfigError("--max-age lists standing verdicts of the published results: use it with --check")
     if args.check:
         _list_standing(experiments, standing.MAX_AGE_DAYS if args.max_age is None else args.max_age)
     changed = [verdict for verdict in verdicts if verdict.changed]

@@ -102,6 +102,19 @@ def test_a_cell_that_answers_nothing_measures_nothing_unless_a_cost_floor(tmp_pa
     assert floor.verdict == "met" and "cost floor" in floor.evidence
 
 
+def test_a_cost_floor_still_needs_its_engines_to_agree(tmp_path):
+    rows = _rows("spectra", FAST, added=3, digest="00000000000000aa") + \
+        _rows("reeval", SLOW, added=0, removed=0, answers_removed=0, digest="0" * 16)
+    assert _judge(tmp_path, rows, RATIO + "cost_floor = true\n").verdict == "invalid"
+
+
+def test_the_cost_floors_own_repetitions_count_though_its_answers_do_not(tmp_path):
+    scan = RATIO.replace('numerator = "spectra"', 'numerator = "scan"').replace(">= 3", ">= 0.1")
+    rows = _rows("scan", FAST[:1], digest="0" * 16, added=0) + _rows("reeval", SLOW)
+    verdict = _judge(tmp_path, rows, scan)
+    assert verdict.verdict == "not-shown" and "scan has 1" in verdict.evidence
+
+
 def test_a_noisy_machine_leaves_the_claim_undecided(tmp_path):
     rows = _rows("spectra", FAST) + _rows("reeval", SLOW)
     rows[3].update(noisy=True, load_start=17.3)
@@ -158,3 +171,14 @@ def test_a_bound_whose_assumption_fails_falls_back_to_the_time_out(tmp_path):
     assert judged.bound and judged.value == pytest.approx(505.0 / (1000 / 60.0)) and "assumption fails" in judged.note
     steady = _bound(tmp_path / "steady", 1.5, RATIO.replace('metric = "events_per_s"', 'metric = "steady_events_per_s"'))
     assert steady.verdict == "not-shown" and "assumption fails" in steady.note
+
+
+def test_a_band_that_holds_at_the_median_but_at_neither_end_is_undecided():
+    from harness.claims.judge import Verdict, _spread_crosses
+    from harness.claims.model import Claim, parse_relation
+
+    claim = Claim("spectra", "t", "t.c", "text", "ratio", "events_per_s", "a", "b", (),
+                  parse_relation("within 2x of the paper", "here"), 100.0, "met")
+    wide = Verdict("spectra", "t", "t.c", "text", 100.0, (40.0, 250.0), 5, False, 100.0, "met", "met", "run")
+    narrow = Verdict("spectra", "t", "t.c", "text", 100.0, (80.0, 120.0), 5, False, 100.0, "met", "met", "run")
+    assert "crosses" in _spread_crosses(claim, wide) and _spread_crosses(claim, narrow) == ""
