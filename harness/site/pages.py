@@ -162,6 +162,7 @@ def verdicts_table(verdicts: list, slugs: dict[str, str], depth: int) -> str:
                      "ours: median [IQR]": value, "n": verdict.n,
                      "paper": "" if verdict.paper_value is None else verdict.paper_value, "verdict": verdict.verdict,
                      "expected": verdict.expected, "judged from": verdict.published, "how": verdict.note,
+                     "evidence": verdict.evidence,
                      "css": verdict.verdict})
     frame = pd.DataFrame(rows)
     if frame.empty:
