@@ -210,12 +210,12 @@ def test_adding_a_published_folder_records_the_claims_judged_from_it(tmp_path, c
 
     from harness import claims
 
-    folder = Path(__file__).resolve().parents[2] / "results" / "published" / "sparkwave" / "windows.run.json"
+    folder = Path(__file__).resolve().parents[2] / "results" / "published" / "sparkwave" / "windows-quiet"
     assert main(["history", "--results", str(tmp_path), "--add", str(folder)]) == 0
     assert "claim(s) judged from it" in capsys.readouterr().out
     recorded = history.read_claim_history(tmp_path / "history" / history.CLAIMS_FILE)
     expected = {verdict.claim_id: verdict.verdict for verdict in claims.judge("sparkwave")
-                if verdict.published == "sparkwave/windows"}
+                if verdict.published == "sparkwave/windows-quiet"}
     assert expected and dict(zip(recorded["claim_id"], recorded["verdict"])) == expected
     assert set(recorded["benchmark"]) == {"sparkwave-windows"} and set(recorded["paper"]) == {"sparkwave"}
 

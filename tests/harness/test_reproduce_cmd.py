@@ -78,7 +78,7 @@ def test_json_lists_each_claim_with_its_value_spread_and_verdict(capsys):
     verdicts = json.loads(capsys.readouterr().out)
     first = next(v for v in verdicts if v["id"] == "lubm-updates.flat-ground-0.0")
     assert {"id", "value", "spread", "n", "bound", "paper_value", "verdict", "expected", "text"} <= set(first)
-    assert first["verdict"] == "met" and len(first["spread"]) == 2 and first["n"] == 3
+    assert first["verdict"] == "met" and len(first["spread"]) == 2 and first["n"] == 5
 
 
 CLAIM = """paper = "spectra"
