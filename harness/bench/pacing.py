@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from engines.model.stream import NO_CHANGE
 from harness.bench.latencies import CHUNK
 
 if TYPE_CHECKING:
@@ -94,7 +95,7 @@ def paced_loop(engine, events, arrivals: Arrivals, latencies: PassLatencies, clo
         latencies.end_chunk.append(after - due)
         added += len(delta.added)
         removed += len(delta.removed)
-        if digest is not None and delta:
+        if digest is not None and delta is not NO_CHANGE and delta:
             digest.record(position, delta)
             spent = now_ns() - after
             hashing += spent

@@ -34,6 +34,7 @@ class Side:
 
     label: str
     rows: pd.DataFrame
+    engine: str = ""  # the engine whose rows these are (a cost floor is never compared for its answers)
 
 
 @dataclass(frozen=True)

@@ -69,14 +69,14 @@ def _sides(claim: Claim, cells: Cells) -> list[tuple[list[evidence.Side], bool]]
     def side(name: str, keys: tuple = ()) -> evidence.Side:
         part = select(rows, dict(keys)) if keys else rows
         label = name + "".join(f" {key}={value}" for key, value in keys)
-        return evidence.Side(label, part[part.engine == name])
+        return evidence.Side(label, part[part.engine == name], name)
 
     if claim.kind == "ratio":
         variants = bool(claim.numerator_cell or claim.denominator_cell)
         return [([side(claim.numerator, claim.numerator_cell), side(claim.denominator, claim.denominator_cell)],
                  not variants)]
     if claim.kind == "break-even":
-        return [([evidence.Side(f"{name} window={window}", rows[(rows.engine == name) & (rows.window == window)])
+        return [([evidence.Side(f"{name} window={window}", rows[(rows.engine == name) & (rows.window == window)], name)
                   for name in (claim.numerator, claim.denominator)], True) for window in rows.window.unique()]
     if claim.kind == "growth":
         return [([side(claim.numerator, claim.start), side(claim.numerator, claim.end)], False)]
@@ -87,7 +87,7 @@ def _sides(claim: Claim, cells: Cells) -> list[tuple[list[evidence.Side], bool]]
 
 def _answering(sides: list[evidence.Side]) -> list[evidence.Side]:
     """The sides whose engine computes answers: a cost floor (``scan``) is compared for its time, never its answers."""
-    return [one for one in sides if _matches(one.label.split(" ", 1)[0])]
+    return [one for one in sides if _matches(one.engine)]
 
 
 @functools.cache
