@@ -38,6 +38,10 @@ def add_parser(subparsers) -> None:
     add_query_arguments(parser)
     parser.add_argument("--trace", type=Path, help="write every event's added/removed answers as JSON Lines "
                         "(several queries: a directory, one QUERY-STEM.jsonl per query)")
+    parser.add_argument("--semantics", metavar="PROFILE",
+                        help="report under an operational-semantics profile (cgpm, csparql, cqels, sparqlstream, rspjs, "
+                        "rsp4j, kolibrie, or a TOML file): --trace then has one line per report (DESIGN.md section 2, "
+                        "Profiles)")
     parser.add_argument("--per-query", action="store_true",
                         help="several queries: one engine instance per query even when the engine shares")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -56,6 +60,10 @@ def _trace_target(path: Path):
 
 def run(args: argparse.Namespace) -> int:
     queries, stream = load_many_inputs(args)
+    if args.semantics is not None:
+        from harness.commands.run_reports import run_under_profile
+
+        return run_under_profile(args, queries, stream, _trace_target)
     if len(queries) > 1:
         return run_many(args, queries, stream)
     query = queries[0]
