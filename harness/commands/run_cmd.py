@@ -40,8 +40,8 @@ def add_parser(subparsers) -> None:
                         "(several queries: a directory, one QUERY-STEM.jsonl per query)")
     parser.add_argument("--semantics", metavar="PROFILE",
                         help="report under an operational-semantics profile (cgpm, csparql, cqels, sparqlstream, rspjs, "
-                        "rsp4j, kolibrie, or a TOML file): --trace then has one line per report (DESIGN.md section 2, "
-                        "Profiles)")
+                        "rsp4j, kolibrie, or a TOML file): --trace then has one line per report "
+                        "(DESIGN.md section 2, Profiles)")
     parser.add_argument("--per-query", action="store_true",
                         help="several queries: one engine instance per query even when the engine shares")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
