@@ -38,6 +38,9 @@ class Capabilities:
     shares: str = ""  # what queries registered in one instance share ("" for none: one instance per query)
     # how many named windows (each over its stream, DESIGN.md section 2, Several streams) a query may have
     streams: int = 1
+    # the semantics profiles it reports under (DESIGN.md section 2, Profiles): a profile's name, or a bounds
+    # value ("[o,c)") that admits every profile with those bounds (engines.profiled applies the policy)
+    profiles: frozenset[str] = frozenset({"cgpm"})
 
     def __post_init__(self) -> None:
         if self.output not in OUTPUTS:
@@ -54,7 +57,14 @@ class Capabilities:
             "matches": self.matches,
             "shares": self.shares,
             "streams": self.streams,
+            "profiles": sorted(self.profiles),
         }
+
+    def profile_refusal(self, profile) -> str | None:
+        """Why this engine cannot report under ``profile`` (an ``engines.model.semantics.Profile``), or None."""
+        if profile.name in self.profiles or profile.bounds in self.profiles:
+            return None
+        return f"the semantics profile {profile.name} (it supports: {', '.join(sorted(self.profiles))})"
 
     def refusal(self, query: ContinuousQuery, *, has_static: bool = False, has_deletions: bool = False) -> str | None:
         """Why this engine cannot run ``query`` on such a stream, or None when it can."""

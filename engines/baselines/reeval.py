@@ -44,7 +44,7 @@ class ReevalEngine:
     name = "reeval"
     capabilities = Capabilities(
         windows=ALL_WINDOWS, deletions=True, entailment=frozenset({"none", "rdfs"}), static=True, filters=True,
-        streams=MANY_STREAMS,
+        streams=MANY_STREAMS, profiles=frozenset({"[o,c)"}),
         shares="the window store and its index, one per window (per stream and window for named windows) and "
         "entailment, every query evaluated over it",
     )

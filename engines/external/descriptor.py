@@ -39,7 +39,8 @@ SEARCH_PATH_VARIABLE = "CGPM_ENGINE_PATH"
 IN_TREE = Path(__file__).resolve().parent
 _KEYS = {"name", "command", "directory", "requires", "requires_files", "setup", "description",
          "startup_timeout_s", "event_timeout_s", "capabilities"}
-_CAPABILITY_KEYS = {"windows", "deletions", "entailment", "static", "filters", "output", "matches", "streams", "shares"}
+_CAPABILITY_KEYS = {"windows", "deletions", "entailment", "static", "filters", "output", "matches", "streams", "shares",
+                    "profiles"}
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,8 @@ def capabilities_from(table: dict, where: str) -> Capabilities:
         raise EngineError(f"{where}: capabilities have {' and '.join(what)}")
     if table.get("streams", 1) != 1:
         raise EngineError(f"{where}: capabilities streams must be 1: the wire to an external engine carries no stream IRI")
+    if table.get("profiles", ["cgpm"]) != ["cgpm"]:
+        raise EngineError(f"{where}: capabilities profiles must be [\"cgpm\"]: the wire to an external engine carries deltas")
     if table.get("shares", ""):
         raise EngineError(f"{where}: capabilities shares must be empty: the wire to an external engine carries one query")
     try:

@@ -5,6 +5,12 @@ shared when the engine shares, one instance per query with ``--per-query`` or wh
 ``--trace`` is a directory with one trace per query named by the query file's stem, and the
 summary has a line per query.
 
+With ``--semantics PROFILE`` the engine reports under that profile (``engines.profiled``; DESIGN.md section 2,
+Profiles) and the trace is its report stream: ``{"vars": [...]}``, then per report ``{"ts": T, "window": [OPEN,
+CLOSE], ...}`` with ``"relation"`` under rstream, ``"added"`` under istream, ``"removed"`` under dstream and both
+under delta; ``window`` is the instance in ms as the profile's bounds read it, null for windows without instances.
+A report's rows are projected as a bag (a set with SELECT DISTINCT) and sorted, so two runs write one file.
+
 What it shows is projected onto SELECT's variables (``harness.projection``): the trace's ``vars``
 are SELECT's, its rows the change of the projected answers (a row once per full mapping that
 projects onto it, once in all with SELECT DISTINCT), and ``answers`` counts projected answers;
@@ -21,6 +27,8 @@ import time
 from pathlib import Path
 
 from common.errors import ConfigError
+from engines.model.semantics import Report, load_profile
+from engines.profiled import ProfiledRun
 from engines.protocol import per_query
 from harness.commands.common import add_query_arguments, load_many_inputs, progress_bar
 from harness.engines_setup import build_engine, build_query_set, close_engine, engine_steps
@@ -38,6 +46,10 @@ def add_parser(subparsers) -> None:
     add_query_arguments(parser)
     parser.add_argument("--trace", type=Path, help="write every event's added/removed answers as JSON Lines "
                         "(several queries: a directory, one QUERY-STEM.jsonl per query)")
+    parser.add_argument("--semantics", metavar="PROFILE",
+                        help="report under an operational-semantics profile (cgpm, csparql, cqels, sparqlstream, rspjs, "
+                        "rsp4j, kolibrie, or a TOML file): --trace then has one line per report "
+                        "(DESIGN.md section 2, Profiles)")
     parser.add_argument("--per-query", action="store_true",
                         help="several queries: one engine instance per query even when the engine shares")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -56,6 +68,8 @@ def _trace_target(path: Path):
 
 def run(args: argparse.Namespace) -> int:
     queries, stream = load_many_inputs(args)
+    if args.semantics is not None:
+        return run_under_profile(args, queries, stream)
     if len(queries) > 1:
         return run_many(args, queries, stream)
     query = queries[0]
@@ -185,4 +199,68 @@ def run_many(args: argparse.Namespace, queries, stream) -> int:
     for row in per_query_summary:
         print(f"  {row['query']} [{row['window']}]: {row['answers']} answers at the end "
               f"(+{row['added']} / -{row['removed']} over the stream)")
+    return 0
+
+
+def rows(projection: Projection, mappings) -> list[list]:
+    """The projected rows of a report's full mappings, in a fixed order."""
+    projected = projection.answers(set(mappings))
+    listed = [list(row) for row, count in projected.items() for _ in range(count)]
+    return sorted(listed, key=lambda row: ["" if term is None else term for term in row])
+
+
+def report_line(report: Report, projection: Projection) -> dict:
+    line: dict = {"ts": report.time, "window": None if report.window is None else list(report.window)}
+    for key in ("relation", "added", "removed"):
+        value = getattr(report, key)
+        if value is not None:
+            line[key] = rows(projection, value)
+    return line
+
+
+def run_under_profile(args: argparse.Namespace, queries, stream) -> int:
+    """Feed the engine the stream under ``args.semantics`` and write (with ``--trace``) or count its reports."""
+    if len(queries) > 1:
+        raise ConfigError("--semantics takes one --query")
+    profile = load_profile(args.semantics)
+    query = queries[0]
+    engine = build_engine(args.engine, query, stream)
+    projection = Projection(query)
+    trace = None
+    count = events = 0
+    try:
+        run = ProfiledRun(engine, query, profile)
+        trace = _trace_target(args.trace) if args.trace else None
+        if trace:
+            trace.write(json.dumps({"vars": projection.names}) + "\n")
+        started = time.perf_counter()
+
+        def written(reports: list[Report]) -> None:
+            nonlocal count
+            count += len(reports)
+            if trace:
+                for report in reports:
+                    trace.write(json.dumps(report_line(report, projection), ensure_ascii=False) + "\n")
+
+        for event in stream.events:
+            events += 1
+            written(run.push(event))
+        written(run.finish())
+        wall = time.perf_counter() - started
+        if trace:
+            trace.close()
+            os.replace(trace.name, args.trace)
+            trace = None
+    finally:
+        close_engine(engine)
+        if trace:
+            trace.close()
+            os.unlink(trace.name)
+    summary = {"engine": engine.name, "query": query.name, "window": query.window_spec, "semantics": profile.as_json(),
+               "events": events, "reports": count, "wall_s": round(wall, 6)}
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"{engine.name} on {query.name} [{query.window_spec}] under {profile.name}: {events} events, "
+              f"{count} reports in {wall:.3f}s")
     return 0

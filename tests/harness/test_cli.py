@@ -39,10 +39,10 @@ def test_engines_json_lists_capabilities(capsys):
     rows = {row["name"]: row["capabilities"] for row in json.loads(out)}
     assert rows["reeval"] == {"windows": ["event", "sliding", "unbounded"], "deletions": True,
                               "entailment": ["none", "rdfs"], "static": True, "filters": True,
-                              "output": "delta", "matches": True, "streams": 64,
+                              "output": "delta", "matches": True, "streams": 64, "profiles": ["[o,c)"],
                               "shares": "the window store and its index, one per window (per stream and window for "
                               "named windows) and entailment, every query evaluated over it"}
-    assert rows["scan"]["matches"] is False
+    assert rows["scan"]["matches"] is False and rows["scan"]["profiles"] == ["cgpm"]
     assert rows["spectra-rev"]["shares"] == ""  # run with several queries: one instance per query
 
 

@@ -221,3 +221,14 @@ def test_a_served_engine_declares_one_query_of_one_stream():
         capabilities_from({**table, "shares": "the window store"}, "hello")
     with pytest.raises(EngineError, match="streams must be 1"):
         capabilities_from({**table, "streams": 2}, "hello")
+
+
+def test_capabilities_round_trip_with_their_profiles_and_refuse_reports_on_the_wire():
+    """What ``Capabilities.as_json`` writes reads back; a profile beyond cgpm is refused, since the wire carries deltas."""
+    from engines.baselines.scan import ScanEngine
+    from engines.external.descriptor import capabilities_from
+
+    table = ScanEngine.capabilities.as_json()
+    assert capabilities_from(table, "hello") == ScanEngine.capabilities
+    with pytest.raises(EngineError, match="profiles must be"):
+        capabilities_from({**table, "profiles": ["csparql"]}, "hello")

@@ -1,0 +1,72 @@
+"""reeval under every profile with [o,c) bounds gives the oracle's report stream on the conformance checks; others are refused by name."""
+
+from __future__ import annotations
+
+import pytest
+
+from common.errors import EngineError
+from engines.baselines.reeval import ReevalEngine
+from engines.model.query import parse_query
+from engines.model.semantics import load_profile, named_profiles, profile_from_table
+from engines.profiled import ProfiledRun, check_profile, run_profiled
+from oracles.reports import expected_reports
+from tests.conformance.checks import CHECKS
+
+SLIDING = [check for check in CHECKS if check.window.startswith(("sliding", "tumbling"))]
+# beyond the shipped profiles: each tick, periodic reports, every output operator, an origin inside the stream
+FILES = {
+    "batch-delta": {"t0": "aligned", "tick": "batch", "report": ["every-tick"], "empty": False, "output": "delta"},
+    "time2-dstream": {"t0": 1, "tick": "time:2", "report": ["content-change"], "empty": True, "output": "dstream"},
+    "time3-close": {"t0": 0, "tick": "time:3", "report": ["window-close"], "empty": True, "output": "rstream"},
+    "periodic2-istream": {"t0": 1, "tick": "tuple", "report": ["periodic:2", "non-empty"], "empty": True,
+                          "output": "istream"},
+}
+PROFILES = [profile for profile in named_profiles().values() if profile.bounds == "[o,c)"] + [
+    profile_from_table(name, {"bounds": "[o,c)", **table}) for name, table in FILES.items()]
+
+
+def _query(check):
+    return parse_query(check.query_text(), window=check.window, entailment=check.entailment, name=check.name)
+
+
+@pytest.mark.parametrize(("profile", "check"), [
+    pytest.param(profile, check, id=f"reeval:{profile.name}:{check.name}") for profile in PROFILES for check in SLIDING])
+def test_reeval_under_a_profile_reports_what_the_oracle_expects(profile, check):
+    query, stream = _query(check), check.stream()
+    engine = ReevalEngine(query, static=stream.static, schema=stream.schema)
+    assert run_profiled(engine, query, profile, stream.events) == expected_reports(query, stream, profile, "plain")
+
+
+def test_the_profiles_tested_report_something_and_differ():
+    """A profile whose reports are always empty, or equal to another's, would prove little here."""
+    seen = {}
+    for profile in PROFILES:
+        reports = [expected_reports(_query(check), check.stream(), profile, "plain")
+                   for check in SLIDING if check.entailment == "none"]  # closing each graph costs, and adds no contrast
+        assert any(r.relation or r.added or r.removed for rs in reports for r in rs), profile.name
+        seen.setdefault(repr(reports), []).append(profile.name)
+    twins = [names for names in seen.values() if len(names) > 1]
+    assert twins in ([], [["sparqlstream", "csparql"]], [["csparql", "sparqlstream"]]), twins
+
+
+def test_a_dropped_flush_is_caught():
+    """Planted: an adapter that forgets the end-of-stream flush disagrees with the oracle."""
+    check, profile = SLIDING[0], load_profile("csparql")
+    query, stream = _query(check), check.stream()
+    run = ProfiledRun(ReevalEngine(query), query, profile)
+    without_flush = [report for event in stream.events for report in run.push(event)]
+    assert without_flush != expected_reports(query, stream, profile)
+
+
+def test_profiles_reeval_cannot_apply_are_refused_by_name():
+    query = _query(SLIDING[0])
+    with pytest.raises(EngineError, match=r"'reeval' does not support the semantics profile kolibrie \(it supports: \[o,c\)\)"):
+        check_profile(ReevalEngine, query, load_profile("kolibrie"))
+    from engines.tpjoin import TPJoinIncrementalEngine
+
+    with pytest.raises(EngineError, match="does not support the semantics profile csparql"):
+        check_profile(TPJoinIncrementalEngine, query, load_profile("csparql"))
+    event = parse_query(SLIDING[0].query_text(), window="event")
+    with pytest.raises(EngineError, match="profile cqels on an event window"):
+        check_profile(ReevalEngine, event, load_profile("cqels"))
+    check_profile(ReevalEngine, event, load_profile("cgpm"))
