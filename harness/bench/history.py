@@ -5,7 +5,10 @@ kept apart from the runs themselves, which are too large to keep). Each row carr
 version, the run's commit, machine and creation time, the cell's keys, its status, and for each
 measure of ``METRICS`` the median, the quartiles and the repetitions themselves (``;``-separated),
 so that a later step can be tested with ``compare``'s rule (``compare_cells``): median ratio past the
-threshold AND a t-test significant after correcting over the step's cells. The values are kept in
+threshold AND a t-test significant after correcting over the step's cells. Since ``cgpm-history/2`` the measures
+include each repetition's CPU time per event and its ratio to the scan floor's on the same stream in the same round
+(``harness.bench.normalised``), and ``reference`` names the scan cells of that ratio; a ``cgpm-history/1`` file is
+read as it is (those columns empty) and widened once, its rows' values and versions kept, when a newer run joins it. The values are kept in
 repetition order, so a step between runs of the same repetitions is tested pair by pair. A run published
 with medians only has no repetitions to test: its steps are shown, never called a change.
 
@@ -19,7 +22,10 @@ is a regression, named as such by ``claim_changes``.
 
 from __future__ import annotations
 
+import csv
+import os
 import re
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -28,13 +34,19 @@ import pandas as pd
 from common.errors import ConfigError
 from harness.bench.compare import compare_cells
 from harness.bench.matrix import KEY_COLUMNS
+from harness.bench.normalised import FIGURES, with_figures
 
-SCHEMA_VERSION = "cgpm-history/1"
+SCHEMA_VERSION = "cgpm-history/2"
+SCHEMA_VERSIONS = ("cgpm-history/1", SCHEMA_VERSION)  # every one read_history loads
 HISTORY_DIR = Path("results") / "history"
-METRICS = ("wall_s", "cpu_s", "latency_p99_ms", "rss_peak_bytes")
+METRICS_V1 = ("wall_s", "cpu_s", "latency_p99_ms", "rss_peak_bytes")
+METRICS = (*METRICS_V1, *FIGURES)
 POINT_COLUMNS = ("machine", "commit", "run_id")
-COLUMNS = ("schema_version", "benchmark", "commit", "dirty", "machine", "created", "run_id", "source", "cell_id",
-           *KEY_COLUMNS, "status", "n", *(f"{metric}{suffix}" for metric in METRICS for suffix in ("", "_q1", "_q3", "_values")))
+SUFFIXES = ("", "_q1", "_q3", "_values")
+COLUMNS_V1 = ("schema_version", "benchmark", "commit", "dirty", "machine", "created", "run_id", "source", "cell_id",
+              *KEY_COLUMNS, "status", "n", *(f"{metric}{suffix}" for metric in METRICS_V1 for suffix in SUFFIXES))
+# a version's columns are the one before's and more after them: an older file is widened, never reordered
+COLUMNS = (*COLUMNS_V1, "reference", *(f"{metric}{suffix}" for metric in FIGURES for suffix in SUFFIXES))
 SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
@@ -70,10 +82,12 @@ def run_rows(run, source: str) -> pd.DataFrame:
     repetitions = run.repetitions
     rows = []
     if repetitions is not None and len(repetitions):
+        repetitions = with_figures(repetitions)
         for cell_id, group in repetitions.groupby("cell_id", sort=True):
             ok = group[group["status"] == "ok"]
             row = {**fixed, "cell_id": cell_id, **{key: group[key].iloc[0] for key in KEY_COLUMNS if key in group},
-                   "status": "/".join(sorted(set(group["status"].dropna()))), "n": len(ok)}
+                   "status": "/".join(sorted(set(group["status"].dropna()))), "n": len(ok),
+                   "reference": group["reference"].iloc[0]}
             for metric in METRICS:
                 values = pd.to_numeric(ok[metric], errors="coerce").dropna().to_numpy() if metric in ok else np.array([])
                 median, q1, q3 = _quartiles(values)
@@ -94,16 +108,40 @@ def run_rows(run, source: str) -> pd.DataFrame:
 def read_history(path: str | Path) -> pd.DataFrame:
     path = Path(path)
     try:
-        frame = pd.read_csv(path, dtype={"commit": str, "run_id": str, **{f"{metric}_values": str for metric in METRICS}}, keep_default_na=False,
+        frame = pd.read_csv(path, dtype={"commit": str, "run_id": str, "reference": str, **{f"{metric}_values": str for metric in METRICS}}, keep_default_na=False,
                             na_values=[""])
     except OSError as error:
         raise ConfigError(f"cannot read history {path}: {error.strerror}") from None
-    if list(frame.columns) != list(COLUMNS) or set(frame["schema_version"]) - {SCHEMA_VERSION}:
+    if list(frame.columns) not in (list(COLUMNS_V1), list(COLUMNS)) or set(frame["schema_version"]) - set(SCHEMA_VERSIONS):
         found = sorted(set(frame.get("schema_version", pd.Series(["no schema_version column"]))))
-        raise ConfigError(f"{path} is not a {SCHEMA_VERSION} history (schema {', '.join(map(str, found))})")
+        raise ConfigError(f"{path} is not a history of {' or '.join(SCHEMA_VERSIONS)} (schema {', '.join(map(str, found))})")
+    frame = frame.reindex(columns=list(COLUMNS))  # an older file's rows: the newer measures not taken
     for metric in METRICS:
         frame[f"{metric}_values"] = frame[f"{metric}_values"].fillna("").astype(str)
+    frame["reference"] = frame["reference"].fillna("").astype(str)
     return frame
+
+
+def _widened(target: Path) -> None:
+    """``target`` with the newest columns, when it was written with an older version's: rewritten into a sibling and
+    renamed into place, every row's fields as they were (text for text) and empty ones after them."""
+    with target.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    if not rows or rows[0] == list(COLUMNS):
+        return
+    if rows[0] != list(COLUMNS)[: len(rows[0])]:
+        raise ConfigError(f"{target} has columns no version of {SCHEMA_VERSION} wrote: it cannot be widened")
+    missing = len(COLUMNS) - len(rows[0])
+    handle, partial = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(COLUMNS)
+            writer.writerows(row + [""] * missing for row in rows[1:])
+        os.replace(partial, target)
+    except BaseException:
+        Path(partial).unlink(missing_ok=True)
+        raise
 
 
 def add_run(run_path: str | Path, directory: str | Path = HISTORY_DIR) -> tuple[Path, int]:
@@ -118,6 +156,7 @@ def add_run(run_path: str | Path, directory: str | Path = HISTORY_DIR) -> tuple[
         seen = set(zip(known["run_id"], known["commit"], known["machine"]))
         if (run.run_id, run.commit, rows["machine"].iloc[0] if len(rows) else None) in seen:
             return target, 0
+        _widened(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     with target.open("a", encoding="utf-8", newline="") as handle:  # append-only: earlier rows are never rewritten
         rows.to_csv(handle, header=handle.tell() == 0, index=False)
