@@ -151,3 +151,22 @@ def test_an_acceptance_names_every_field_or_is_refused_in_one_line(tmp_path, cap
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
     assert load_acceptances(tmp_path / "absent.toml") == []
+
+
+def test_the_sites_history_page_shows_the_suite_on_its_gate_metric_with_the_accepted_step(tmp_path):
+    from harness.site.build import build_site
+
+    write_run(tmp_path / "runs" / "r1", _commit(1), 1, seed=51)
+    write_run(tmp_path / "runs" / "r2", _commit(2), 2, seed=52, slower={"sparkwave": 1.3})
+    write_run(tmp_path / "runs" / "r3", _commit(3), 3, seed=53, slower={"sparkwave": 1.3, "delta": 1.3})
+    for name in ("r1", "r2", "r3"):
+        history.add_run(tmp_path / "runs" / name, tmp_path / "history")
+    accepted = tmp_path / "accepted.toml"
+    accepted.write_text(f'[[accepted]]\ncommit = "{_commit(2)[:7]}"\ncell = "sparkwave--*"\n'
+                        'trade_off = "memory for time"\nfigure = "x1.3"\n')
+    (tmp_path / "published").mkdir()
+    site = build_site(tmp_path / "site", tmp_path / "published", tmp_path / "history", accepted=accepted).out
+    page = (site / "history" / "regress.html").read_text()
+    assert f"{OVER_FLOOR} per cell" in page and 'src="regress.svg"' in page
+    assert page.count('<tr class="accepted">') == 4 and page.count("memory for time (x1.3)") == 4  # sparkwave at c2
+    assert page.count('<tr class="regression">') == 4  # delta at c3: no acceptance names it
