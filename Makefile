@@ -9,7 +9,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.cgpm-installed
 PYTEST_WORKERS ?= 2
 
-.PHONY: demo test lint bench install clean external-engines check-demo check-test
+.PHONY: demo test lint bench regress install clean external-engines check-demo check-test
 
 install: $(STAMP) external-engines
 
@@ -39,6 +39,12 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m pytest benchmarks -q --benchmark-only
+
+# the regression suite (benchmarks/configs/regress.toml) on this commit: its record joins results/history/regress.csv,
+# and the gate fails on a significant slowdown against the previous commit's record on this machine
+# (docs/benchmarking.md, The regression suite); REGRESS_FLAGS=... adds cgpm regress flags
+regress: $(STAMP)
+	$(BIN)/cgpm regress --check $(REGRESS_FLAGS)
 
 clean:
 	rm -rf $(VENV) .tox .pytest_cache .hypothesis results/runs engines/external/rspjs/node_modules

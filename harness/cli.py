@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "report": "harness.commands.report_cmd",
     "compare": "harness.commands.compare_cmd",
     "history": "harness.commands.history_cmd",
+    "regress": "harness.commands.regress_cmd",
     "site": "harness.commands.site_cmd",
     "reproduce": "harness.commands.reproduce_cmd",
 }

@@ -18,6 +18,7 @@ File shape (every key optional; relative paths are relative to the file's direct
     rss_hz = 20.0                        # RSS sampling rate (0: no series, limits still enforced)
     noisy_load = 1.0                     # a cell whose machine's load average per core is above this is `noisy`
     noisy_steal = 0.05                   # ... or whose CPU time stolen is above this share (harness.bench.quiet)
+    gate_threshold = 0.10                # cgpm regress --check: a slowdown past this median ratio (and significant) fails
     verify = "smallest-window"           # also check cells against the oracle (untimed): true (all), false, or
                                          # "smallest-window": each workload's cells of its smallest window
     verify_every = 1
@@ -112,19 +113,22 @@ class BenchConfig:
     stream_cache: str = "results/runs/.streams"
     noisy_load: float = 1.0   # a cell is noisy above this load average per core (harness.bench.quiet)
     noisy_steal: float = 0.05  # or above this share of its CPU time stolen
+    gate_threshold: float = 0.10  # cgpm regress --check fails on a significant slowdown beyond this (harness.bench.gate)
 
     def as_json(self) -> dict:
         return asdict(self)
 
 
 # keys that may differ between a run and its resumption without changing what the cells measure
-VOLATILE_KEYS = ("parallel", "spark_master", "stream_cache", "oracle", "noisy_load", "noisy_steal", "verify")
+VOLATILE_KEYS = ("parallel", "spark_master", "stream_cache", "oracle", "noisy_load", "noisy_steal", "verify",
+                 "gate_threshold")
 
 _TOP_TYPES = {
     "name": str, "engines": list, "repetitions": int, "warmup": int, "min_time_s": (int, float),
     "rate": (int, float), "rate_lag_s": (int, float), "timeout_s": (int, float), "memory_mb": int,
     "rss_hz": (int, float), "verify": (bool, str), "verify_every": int, "oracle": str, "runner": str, "parallel": int,
     "spark_master": str, "workloads": list, "stream_cache": str, "noisy_load": (int, float), "noisy_steal": (int, float),
+    "gate_threshold": (int, float),
 }
 _WORKLOAD_TYPES = {"queries": list, "stream": str, "generate": dict, "streams": dict, "windows": list, "entailment": str,
                    "max_events": int, "engines": list, "concurrent": list}
@@ -277,6 +281,8 @@ def _validated(config: BenchConfig, where: str) -> BenchConfig:
         raise ConfigError(f"key 'noisy_load' in {where} must be a load average per core > 0")
     if not 0 < config.noisy_steal <= 1:
         raise ConfigError(f"key 'noisy_steal' in {where} must be a share of CPU time in (0, 1]")
+    if not 0 < config.gate_threshold < 1:
+        raise ConfigError(f"key 'gate_threshold' in {where} must be a median change in (0, 1), such as 0.10")
     if config.rss_hz != 0 and config.rss_hz < 10:
         raise ConfigError(f"key 'rss_hz' in {where} must be 0 (no series) or at least 10 samples per second")
     if config.oracle not in ORACLE_CHOICES:
@@ -296,7 +302,7 @@ def config_from_table(table: dict, *, base: Path | None = None, where: str = "th
     values = {key: value for key, value in table.items() if key != "workloads"}
     if "engines" in values:
         values["engines"] = tuple(values["engines"])
-    for key in ("timeout_s", "rss_hz", "min_time_s", "rate", "rate_lag_s"):
+    for key in ("timeout_s", "rss_hz", "min_time_s", "rate", "rate_lag_s", "gate_threshold"):
         if key in values:
             values[key] = float(values[key])
     if "stream_cache" in values:

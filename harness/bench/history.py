@@ -5,43 +5,57 @@ kept apart from the runs themselves, which are too large to keep). Each row carr
 version, the run's commit, machine and creation time, the cell's keys, its status, and for each
 measure of ``METRICS`` the median, the quartiles and the repetitions themselves (``;``-separated),
 so that a later step can be tested with ``compare``'s rule (``compare_cells``): median ratio past the
-threshold AND a t-test significant after correcting over the step's cells. The values are kept in
+threshold AND a t-test significant after correcting over the step's cells. Since ``cgpm-history/2`` the measures
+include each repetition's CPU time per event and its ratio to the scan floor's on the same stream in the same round
+(``harness.bench.normalised``), and ``reference`` names the scan cells of that ratio; a ``cgpm-history/1`` file is
+read as it is (those columns empty) and widened once, its rows' values and versions kept, when a newer run joins it. The values are kept in
 repetition order, so a step between runs of the same repetitions is tested pair by pair. A run published
 with medians only has no repetitions to test: its steps are shown, never called a change.
 
 ``cgpm bench`` appends a finished run kept under ``results/runs/``; ``cgpm history --add RUN``
 appends any other (a published folder, an old run). Adding a run twice adds nothing.
 
-Claims (``harness.claims``) judged from a run's published folder are kept the same way, in
-``history/claims/verdicts.csv``: a claim met at one run and not at the next on the same machine
-is a regression, named as such by ``claim_changes``.
+Claims judged from a run's published folder are kept beside, in ``harness.bench.claim_history`` (its names are
+importable from here too).
 """
 
 from __future__ import annotations
 
+import csv
+import os
 import re
+import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from common.errors import ConfigError
+from harness.bench.claim_history import (  # noqa: F401 (the claims' history, read through this module too)
+    CLAIM_COLUMNS,
+    CLAIM_SCHEMA_VERSION,
+    CLAIMS_FILE,
+    add_verdicts,
+    claim_changes,
+    read_claim_history,
+)
 from harness.bench.compare import compare_cells
+from harness.bench.machine import machine_label  # noqa: F401 (keyed by it; importable from here as before)
 from harness.bench.matrix import KEY_COLUMNS
+from harness.bench.normalised import FIGURES, with_figures
 
-SCHEMA_VERSION = "cgpm-history/1"
+SCHEMA_VERSION = "cgpm-history/2"
+SCHEMA_VERSIONS = ("cgpm-history/1", SCHEMA_VERSION)  # every one read_history loads
 HISTORY_DIR = Path("results") / "history"
-METRICS = ("wall_s", "cpu_s", "latency_p99_ms", "rss_peak_bytes")
+METRICS_V1 = ("wall_s", "cpu_s", "latency_p99_ms", "rss_peak_bytes")
+METRICS = (*METRICS_V1, *FIGURES)
 POINT_COLUMNS = ("machine", "commit", "run_id")
-COLUMNS = ("schema_version", "benchmark", "commit", "dirty", "machine", "created", "run_id", "source", "cell_id",
-           *KEY_COLUMNS, "status", "n", *(f"{metric}{suffix}" for metric in METRICS for suffix in ("", "_q1", "_q3", "_values")))
+SUFFIXES = ("", "_q1", "_q3", "_values")
+COLUMNS_V1 = ("schema_version", "benchmark", "commit", "dirty", "machine", "created", "run_id", "source", "cell_id",
+              *KEY_COLUMNS, "status", "n", *(f"{metric}{suffix}" for metric in METRICS_V1 for suffix in SUFFIXES))
+# a version's columns are the one before's and more after them: an older file is widened, never reordered
+COLUMNS = (*COLUMNS_V1, "reference", *(f"{metric}{suffix}" for metric in FIGURES for suffix in SUFFIXES))
 SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
-
-
-def machine_label(machine: dict) -> str:
-    """The machine as history keys it: host name, processor and logical CPUs (runs on one host compare)."""
-    return f"{machine.get('hostname') or 'unknown'} ({machine.get('processor') or 'unknown processor'}, " \
-           f"{machine.get('cpus_logical') or '?'} CPUs)"
 
 
 def history_path(benchmark: str, directory: str | Path = HISTORY_DIR) -> Path:
@@ -70,10 +84,12 @@ def run_rows(run, source: str) -> pd.DataFrame:
     repetitions = run.repetitions
     rows = []
     if repetitions is not None and len(repetitions):
+        repetitions = with_figures(repetitions)
         for cell_id, group in repetitions.groupby("cell_id", sort=True):
             ok = group[group["status"] == "ok"]
             row = {**fixed, "cell_id": cell_id, **{key: group[key].iloc[0] for key in KEY_COLUMNS if key in group},
-                   "status": "/".join(sorted(set(group["status"].dropna()))), "n": len(ok)}
+                   "status": "/".join(sorted(set(group["status"].dropna()))), "n": len(ok),
+                   "reference": group["reference"].iloc[0]}
             for metric in METRICS:
                 values = pd.to_numeric(ok[metric], errors="coerce").dropna().to_numpy() if metric in ok else np.array([])
                 median, q1, q3 = _quartiles(values)
@@ -94,16 +110,40 @@ def run_rows(run, source: str) -> pd.DataFrame:
 def read_history(path: str | Path) -> pd.DataFrame:
     path = Path(path)
     try:
-        frame = pd.read_csv(path, dtype={"commit": str, "run_id": str, **{f"{metric}_values": str for metric in METRICS}}, keep_default_na=False,
+        frame = pd.read_csv(path, dtype={"commit": str, "run_id": str, "reference": str, **{f"{metric}_values": str for metric in METRICS}}, keep_default_na=False,
                             na_values=[""])
     except OSError as error:
         raise ConfigError(f"cannot read history {path}: {error.strerror}") from None
-    if list(frame.columns) != list(COLUMNS) or set(frame["schema_version"]) - {SCHEMA_VERSION}:
+    if list(frame.columns) not in (list(COLUMNS_V1), list(COLUMNS)) or set(frame["schema_version"]) - set(SCHEMA_VERSIONS):
         found = sorted(set(frame.get("schema_version", pd.Series(["no schema_version column"]))))
-        raise ConfigError(f"{path} is not a {SCHEMA_VERSION} history (schema {', '.join(map(str, found))})")
+        raise ConfigError(f"{path} is not a history of {' or '.join(SCHEMA_VERSIONS)} (schema {', '.join(map(str, found))})")
+    frame = frame.reindex(columns=list(COLUMNS))  # an older file's rows: the newer measures not taken
     for metric in METRICS:
         frame[f"{metric}_values"] = frame[f"{metric}_values"].fillna("").astype(str)
+    frame["reference"] = frame["reference"].fillna("").astype(str)
     return frame
+
+
+def _widened(target: Path) -> None:
+    """``target`` with the newest columns, when it was written with an older version's: rewritten into a sibling and
+    renamed into place, every row's fields as they were (text for text) and empty ones after them."""
+    with target.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    if not rows or rows[0] == list(COLUMNS):
+        return
+    if rows[0] != list(COLUMNS)[: len(rows[0])]:
+        raise ConfigError(f"{target} has columns no version of {SCHEMA_VERSION} wrote: it cannot be widened")
+    missing = len(COLUMNS) - len(rows[0])
+    handle, partial = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(COLUMNS)
+            writer.writerows(row + [""] * missing for row in rows[1:])
+        os.replace(partial, target)
+    except BaseException:
+        Path(partial).unlink(missing_ok=True)
+        raise
 
 
 def add_run(run_path: str | Path, directory: str | Path = HISTORY_DIR) -> tuple[Path, int]:
@@ -118,6 +158,7 @@ def add_run(run_path: str | Path, directory: str | Path = HISTORY_DIR) -> tuple[
         seen = set(zip(known["run_id"], known["commit"], known["machine"]))
         if (run.run_id, run.commit, rows["machine"].iloc[0] if len(rows) else None) in seen:
             return target, 0
+        _widened(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     with target.open("a", encoding="utf-8", newline="") as handle:  # append-only: earlier rows are never rewritten
         rows.to_csv(handle, header=handle.tell() == 0, index=False)
@@ -180,18 +221,25 @@ def step_changes(history: pd.DataFrame, metric: str = "wall_s", threshold: float
                            & (history["commit"] == before.commit)]
             run = history[(history["machine"] == machine) & (history["run_id"] == after.run_id)
                           & (history["commit"] == after.commit)]
-            table = compare_cells(_as_repetitions(base, metric), _as_repetitions(run, metric), threshold=threshold,
-                                  alpha=alpha, metrics=(metric,), correction=correction).table
-            table["note"] = table["note"].astype(object)
-            # finished, with no value stored: a run published with medians only (both failing stays "no finished")
-            medians_only = table["change"].eq("not measured") & table["note"].astype(str).str.startswith(f"no {metric} in")
-            table.loc[medians_only, "note"] = "medians only: no repetitions to test"
-            table = _with_medians(table, base, run, metric)
+            table = compare_rows(base, run, metric, threshold, alpha, correction)
             steps.append(table.assign(machine=machine, base_commit=before.commit, commit=after.commit,
                                       base_run=before.run_id, run=after.run_id))
     columns = ["machine", "base_commit", "commit", "base_run", "run", "cell_id", "engine", "query", "window", "change",
                "ratio", "test", "p_value", "p_adjusted", "base_median", "run_median", "base_n", "run_n", "note"]
     return pd.concat(steps, ignore_index=True)[columns] if steps else pd.DataFrame(columns=columns)
+
+
+def compare_rows(base: pd.DataFrame, run: pd.DataFrame, metric: str, threshold: float, alpha: float,
+                 correction: str) -> pd.DataFrame:
+    """Two runs' history rows compared cell by cell on ``metric`` with ``compare``'s rule (``compare_cells``)."""
+    table = compare_cells(_as_repetitions(base, metric), _as_repetitions(run, metric), threshold=threshold,
+                          alpha=alpha, metrics=(metric,), correction=correction).table
+    table["note"] = table["note"].astype(object)
+    # finished, with no value stored: a run published with medians only (both failing stays "no finished"); a
+    # version-1 row has no CPU time per event either, and says so the same way
+    medians_only = table["change"].eq("not measured") & table["note"].astype(str).str.startswith(f"no {metric} in")
+    table.loc[medians_only, "note"] = "medians only: no repetitions to test"
+    return _with_medians(table, base, run, metric)
 
 
 def _with_medians(table: pd.DataFrame, base: pd.DataFrame, run: pd.DataFrame, metric: str) -> pd.DataFrame:
@@ -203,61 +251,3 @@ def _with_medians(table: pd.DataFrame, base: pd.DataFrame, run: pd.DataFrame, me
     missing = table["ratio"].isna() & (table["base_median"] > 0)
     table.loc[missing, "ratio"] = table.loc[missing, "run_median"] / table.loc[missing, "base_median"]
     return table
-
-
-CLAIMS_FILE = "claims/verdicts.csv"  # apart from the benchmarks' files: no benchmark name can reach it
-CLAIM_SCHEMA_VERSION = "cgpm-claim-history/1"
-CLAIM_COLUMNS = ("schema_version", "paper", "experiment", "claim_id", "benchmark", "commit", "machine", "created",
-                 "run_id", "verdict", "value", "bound", "paper_value")
-
-
-def add_verdicts(verdicts, run, directory: str | Path = HISTORY_DIR) -> int:
-    """Append the verdicts of the claims judged from ``run``'s published folder (``harness.claims.Verdict``), keyed by
-    its commit and machine, to ``history/claims/verdicts.csv``; returns how many were new."""
-    target = Path(directory) / CLAIMS_FILE
-    fixed = {"schema_version": CLAIM_SCHEMA_VERSION, "benchmark": run.benchmark, "commit": run.commit,
-             "machine": machine_label(run.info.get("machine", {})), "created": run.info.get("created"),
-             "run_id": run.run_id}
-    rows = pd.DataFrame([{**fixed, "paper": verdict.paper, "experiment": verdict.experiment,
-                          "claim_id": verdict.claim_id, "verdict": verdict.verdict, "value": verdict.value,
-                          "bound": bool(verdict.bound), "paper_value": verdict.paper_value} for verdict in verdicts],
-                        columns=list(CLAIM_COLUMNS))
-    if target.exists():
-        known = read_claim_history(target)
-        seen = set(zip(known["paper"], known["claim_id"], known["run_id"], known["commit"], known["machine"]))
-        rows = rows[[key not in seen for key in zip(rows["paper"], rows["claim_id"], rows["run_id"], rows["commit"],
-                                                     rows["machine"])]]
-    if rows.empty:
-        return 0
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with target.open("a", encoding="utf-8", newline="") as handle:  # append-only, as the benchmarks' files
-        rows.to_csv(handle, header=handle.tell() == 0, index=False)
-    return len(rows)
-
-
-def read_claim_history(path: str | Path) -> pd.DataFrame:
-    path = Path(path)
-    try:
-        frame = pd.read_csv(path, dtype={"commit": str, "run_id": str, "claim_id": str})
-    except OSError as error:
-        raise ConfigError(f"cannot read claim history {path}: {error.strerror}") from None
-    if list(frame.columns) != list(CLAIM_COLUMNS) or set(frame["schema_version"]) - {CLAIM_SCHEMA_VERSION}:
-        raise ConfigError(f"{path} is not a {CLAIM_SCHEMA_VERSION} claim history")
-    return frame
-
-
-def claim_changes(claims: pd.DataFrame) -> pd.DataFrame:
-    """Each claim's verdict against its verdict at the run before on the same machine: ``regression`` when it was met
-    and is no longer, ``fixed`` when it is met again, ``same`` else."""
-    columns = ["paper", "claim_id", "machine", "base_commit", "commit", "base_verdict", "verdict", "change", "value",
-               "paper_value"]
-    changes = []
-    ordered = claims.sort_values("created", kind="stable")
-    for (paper, claim_id, machine), series in ordered.groupby(["paper", "claim_id", "machine"], sort=True):
-        for before, after in zip(series.itertuples(), series.iloc[1:].itertuples()):
-            change = ("regression" if before.verdict == "met" and after.verdict != "met" else
-                      "fixed" if before.verdict != "met" and after.verdict == "met" else "same")
-            changes.append({"paper": paper, "claim_id": claim_id, "machine": machine, "base_commit": before.commit,
-                            "commit": after.commit, "base_verdict": before.verdict, "verdict": after.verdict,
-                            "change": change, "value": after.value, "paper_value": after.paper_value})
-    return pd.DataFrame(changes, columns=columns)

@@ -66,3 +66,9 @@ def package_versions(names=PACKAGES) -> dict:
         except metadata.PackageNotFoundError:
             versions[name] = None
     return versions
+
+
+def machine_label(machine: dict) -> str:
+    """The machine as history keys it: host name, processor and logical CPUs (runs on one host compare)."""
+    return f"{machine.get('hostname') or 'unknown'} ({machine.get('processor') or 'unknown processor'}, " \
+           f"{machine.get('cpus_logical') or '?'} CPUs)"

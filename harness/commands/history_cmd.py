@@ -3,8 +3,10 @@
 ``cgpm history --add RUN [RUN ...]`` appends runs (a run directory, a published folder or a
 ``*run.json`` file) to their benchmarks' histories under ``--results``/history; ``cgpm bench``
 does so itself for runs kept under results/runs/. Exit 0, or 2 on bad input: a step change is
-news to read, as in asv, not a failure of the command (``cgpm compare`` is the gate). ``--correction`` is
-compare's, over each step's cells.
+news to read, as in asv, not a failure of the command (``cgpm compare`` and ``cgpm regress --check`` are the
+gates). ``--correction`` is compare's, over each step's cells. A slower step that an acceptance names
+(``--accepted``, default ``benchmarks/regress-accepted.toml`` when it exists: ``harness.bench.acceptances``) is
+printed as ``ACCEPTED`` with its trade-off, not as a regression.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--alpha", type=float, default=0.05, help="significance level after correction (default 0.05)")
     parser.add_argument("--correction", choices=CORRECTION_CHOICES, default="bh",
                         help="correction over a step's cells, as cgpm compare's: bh (default), holm, none")
+    parser.add_argument("--accepted", type=Path, default=None, help="acceptances of slowdowns (default "
+                        "benchmarks/regress-accepted.toml when it exists): their steps show as accepted")
     parser.add_argument("--json", action="store_true", help="print the runs and the steps as JSON")
     parser.set_defaults(handler=run)
 
@@ -59,7 +63,13 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"no history for {args.benchmark!r} in {directory}: add runs with cgpm history --add RUN")
     frame = history.read_history(path)
     points = history.points(frame)
-    steps = history.step_changes(frame, args.metric, args.threshold, args.alpha, args.correction)
+    from harness.bench.acceptances import ACCEPTED_FILE, load_acceptances, with_acceptances
+
+    if args.accepted is not None and not args.accepted.is_file():
+        raise ConfigError(f"--accepted {args.accepted}: no such file")
+    acceptances = load_acceptances(args.accepted if args.accepted is not None else ACCEPTED_FILE)
+    steps = with_acceptances(history.step_changes(frame, args.metric, args.threshold, args.alpha, args.correction),
+                             acceptances)
     claims = claim_changes_of(args.benchmark, directory)
     if args.json:
         print(json.dumps({"benchmark": args.benchmark, "schema_version": history.SCHEMA_VERSION, "metric": args.metric,
@@ -125,6 +135,7 @@ def _print(args: argparse.Namespace, frame, points, steps) -> None:
             counts = step["change"].value_counts()
             print(f"{base_commit[:10]} -> {commit[:10]}: " + "; ".join(f"{n} {change}" for change, n in counts.items()))
             for row in step[step["change"].isin(["slower", "faster", "failed"])].itertuples():
-                flag = "REGRESSION" if row.change in ("slower", "failed") else "improvement"
+                flag = ("ACCEPTED" if row.accepted else "REGRESSION") if row.change in ("slower", "failed") else "improvement"
                 ratio = f" x{row.ratio:.2f} (p={row.p_value:.3g}, adjusted {row.p_adjusted:.3g})" if row.change != "failed" else ""
-                print(f"  {flag}: {row.engine} {row.query} [{row.window}] {row.change}{ratio}")
+                trade = f": {row.accepted}" if row.accepted else ""
+                print(f"  {flag}: {row.engine} {row.query} [{row.window}] {row.change}{ratio}{trade}")

@@ -19,7 +19,8 @@ from pathlib import Path
 import pandas as pd
 
 from common.errors import CgpmError, ConfigError
-from harness.bench import figures, history
+from harness.bench import figures, gate, history
+from harness.bench.acceptances import ACCEPTED_FILE, load_acceptances, with_acceptances
 from harness.site import html, pages, plots
 from harness.site.glance import step_into
 from harness.site.links import broken_links
@@ -87,7 +88,10 @@ def _histories(results: Path, history_dir: Path | None, runs: list[Run]) -> dict
 
 def build_site(out: str | Path, results: str | Path = Path("results/published"),
                history_dir: str | Path | None = Path("results/history"), metric: str = "wall_s",
-               threshold: float = 0.10, alpha: float = 0.05, progress: SiteProgress | None = None) -> Built:
+               threshold: float = 0.10, alpha: float = 0.05, progress: SiteProgress | None = None,
+               accepted: str | Path | None = ACCEPTED_FILE) -> Built:
+    """``metric`` is every history's but the regression suite's, which is gated on ``gate.GATE_METRIC`` and shown
+    so; ``accepted``: the acceptances (``harness.bench.acceptances``) whose steps are shown as accepted."""
     out, results = Path(out), Path(results)
     progress = progress or SiteProgress.silent()
     written_here = (out / "index.html").is_file() and (out / "style.css").is_file()
@@ -98,7 +102,7 @@ def build_site(out: str | Path, results: str | Path = Path("results/published"),
     building = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
     try:
         built = _write(building, results, runs, None if history_dir is None else Path(history_dir), metric, threshold,
-                       alpha, progress)
+                       alpha, progress, load_acceptances(accepted))
         broken = broken_links(building)
         progress.advance("the link check")
         if broken:
@@ -116,22 +120,24 @@ def build_site(out: str | Path, results: str | Path = Path("results/published"),
 
 
 def _write(site: Path, results: Path, runs: list[Run], history_dir: Path | None, metric: str, threshold: float,
-           alpha: float, progress: SiteProgress) -> Built:
+           alpha: float, progress: SiteProgress, acceptances: list) -> Built:
     built = Built(site)
     (site / "style.css").write_text(html.STYLE, encoding="utf-8")
     papers = judged(results)
     listed = [(run_slug(run, results), run, paper_of(run, results, papers)) for run in runs]
     stored = sorted(_histories(results, history_dir, runs).items())
     progress.start(len(listed) + len(papers) + 2 * len(stored) + 2)  # + the index and the link check
-    steps = {}
+    steps, metrics = {}, {benchmark: gate.GATE_METRIC if benchmark == gate.SUITE else metric for benchmark, _ in stored}
     for benchmark, frame in stored:
-        steps[benchmark] = history.step_changes(frame, metric, threshold, alpha)
+        steps[benchmark] = with_acceptances(history.step_changes(frame, metrics[benchmark], threshold, alpha),
+                                            acceptances)
         progress.advance(f"the steps of {benchmark}")
     for slug, run, paper in listed:
         folder = site / "runs" / slug
         folder.mkdir(parents=True)
         made, not_drawn = _run_figures(run, folder)
-        step = step_into(steps[run.benchmark], run.run_id, run.commit, metric) if run.benchmark in steps else None
+        step = (step_into(steps[run.benchmark], run.run_id, run.commit, metrics[run.benchmark])
+                if run.benchmark in steps else None)
         (folder / "index.html").write_text(pages.run_page(run, str(run.run_file), made, not_drawn, paper, step),
                                            encoding="utf-8")
         progress.advance(f"run {slug}")
@@ -153,7 +159,8 @@ def _write(site: Path, results: Path, runs: list[Run], history_dir: Path | None,
     rows = []
     for benchmark, frame in stored:
         changes = history.claim_changes(claims[claims["benchmark"] == benchmark])
-        rows.append(_history(site, benchmark, frame, steps[benchmark], run_slugs, metric, threshold, alpha, changes))
+        rows.append(_history(site, benchmark, frame, steps[benchmark], run_slugs, metrics[benchmark], threshold, alpha,
+                             changes))
         progress.advance(f"history {benchmark}")
     built.histories = len(rows)
     (site / "index.html").write_text(pages.index_page(listed, statuses, rows), encoding="utf-8")

@@ -23,6 +23,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .met { background: #e2f4e2; } .missed { background: #fbe3e3; } .not-shown { background: #f4f0dc; }
 .undecided { background: #e8eaf6; } .invalid { background: #f4c7c7; font-weight: bold; }
 .regression { color: #a00; font-weight: bold; }
+.accepted { color: #555; font-style: italic; }
 figure { margin: 1rem 0; } figure img { max-width: 100%; border: 1px solid #eee; }
 pre { background: #f8f8f8; padding: .5rem; overflow-x: auto; font-size: .8rem; }
 .scroll { overflow-x: auto; }

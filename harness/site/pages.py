@@ -216,10 +216,15 @@ def history_page(benchmark: str, history: pd.DataFrame, points: pd.DataFrame, st
         parts.append(html.paragraph(f"no step changed: {len(steps)} cell step(s) tested" if len(steps)
                                     else "one run per machine so far: no step to test"))
     else:
-        frame = news.assign(base_commit=news["base_commit"].str[:10], commit=news["commit"].str[:10],
-                            flag=news["change"].map(lambda change: "regression" if change != "faster" else ""))
+        accepted = news["accepted"] if "accepted" in news else pd.Series("", index=news.index)
+        flags = [("accepted" if trade else "regression") if change != "faster" else ""
+                 for change, trade in zip(news["change"], accepted)]
+        frame = news.assign(base_commit=news["base_commit"].str[:10], commit=news["commit"].str[:10], flag=flags,
+                            accepted=accepted)
+        # an accepted step is shown with its trade-off, not as a regression (harness.bench.acceptances)
         parts.append(html.table(frame[["machine", "base_commit", "commit", "engine", "query", "window", "change",
-                                       "ratio", "p_value", "base_median", "run_median", "flag"]], row_class="flag"))
+                                       "ratio", "p_value", "base_median", "run_median", "flag"]
+                                      + (["accepted"] if accepted.ne("").any() else [])], row_class="flag"))
     if len(claims):
         parts.append(html.heading("Claims judged from these runs", anchor="claims"))
         parts.append(html.paragraph("A claim met at one run and not at the next on the same machine is a regression."))

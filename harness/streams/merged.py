@@ -57,6 +57,10 @@ class MergedPass:
     def decode_ns(self) -> int:
         return sum(getattr(events, "decode_ns", 0) for _, events in self.passes)
 
+    @property
+    def decode_cpu_ns(self) -> int:
+        return sum(getattr(events, "decode_cpu_ns", 0) for _, events in self.passes)
+
 
 class MergedEvents:
     """The merged events as a re-iterable: each ``iter()`` is a fresh pass over every source; ``len()`` counts them."""

@@ -209,3 +209,14 @@ def test_a_cell_still_short_after_the_most_passes_is_flagged(monkeypatch):
     monkeypatch.setattr(passes, "MAX_PASSES", 2)
     row = run_task(_task("scan", min_time_s=5.0))["row"]
     assert row["status"] == "ok" and row["inner_passes"] == 2 and row["short"] is True
+
+
+def test_the_harness_work_leaves_the_cpu_time_by_its_cpu_time_not_by_its_time_on_another_clock():
+    """A fold timed on a clock far slower than the CPU (a loaded machine's wall time counts the waits for a core; here
+    a clock of 1 s a reading) is taken out of the pass's CPU time by what it cost in CPU: the engine's CPU time stays.
+    When the fold's clock time was subtracted, this pass's CPU time came out as 0."""
+    passes = _passes("reeval", TickingClock(10**9))
+    passes.run()
+    (totals,) = passes.totals
+    assert totals["fold_s"] > 10  # seconds of the clock, far more than the pass's CPU time
+    assert 0 < totals["cpu_s"] < totals["fold_s"]

@@ -139,7 +139,7 @@ def test_a_file_of_another_schema_is_refused(tmp_path, capsys):
     (tmp_path / "history").mkdir()
     (tmp_path / "history" / "old.csv").write_text("commit,wall_s\nabc,1.0\n")
     assert main(["history", "old", "--results", str(tmp_path)]) == 2
-    assert "is not a cgpm-history/1 history" in capsys.readouterr().err
+    assert "is not a history of cgpm-history/1 or cgpm-history/2" in capsys.readouterr().err
 
 
 def test_bench_adds_a_finished_run_kept_under_results_runs_and_no_other(tmp_path):
@@ -231,3 +231,23 @@ def test_the_committed_histories_read_with_their_schema():
         assert set(frame["benchmark"]) == {path.stem} and len(history.points(frame)) >= 1
     claims = history.read_claim_history(directory / history.CLAIMS_FILE)
     assert set(claims["verdict"]) <= {"met", "missed", "not-shown"} and set(claims["benchmark"]) <= {p.stem for p in files}
+
+
+def test_a_version_1_file_is_read_and_widened_once_its_rows_kept_text_for_text(series, tmp_path):
+    path = series / "history" / "series.csv"
+    frame = history.read_history(path)
+    old = frame[list(history.COLUMNS_V1)].assign(schema_version="cgpm-history/1")
+    old.to_csv(path, index=False)  # as a version-1 writer left it
+    before = path.read_text().splitlines()
+    loaded = history.read_history(path)
+    assert list(loaded.columns) == list(history.COLUMNS) and loaded["cpu_over_scan"].isna().all()
+    write_run(tmp_path / "runs" / "r5", "c5" * 20, "2026-01-05T00:00:00+00:00", seed=5)
+    assert history.add_run(tmp_path / "runs" / "r5", series / "history")[1] == len(QUERIES)
+    after = path.read_text().splitlines()
+    extra = len(history.COLUMNS) - len(history.COLUMNS_V1)
+    assert after[0] == ",".join(history.COLUMNS)
+    assert after[1:len(before)] == [line + "," * extra for line in before[1:]]
+    widened = history.read_history(path)
+    assert list(widened["schema_version"]) == ["cgpm-history/1"] * (len(before) - 1) + [history.SCHEMA_VERSION] * 3
+    assert widened["cpu_us_per_event_values"].iloc[-1].count(";") == REPETITIONS - 1  # the new run's figures
+    assert len(history.step_changes(widened, "cpu_s")) == 4 * len(QUERIES)  # old and new rows test together
