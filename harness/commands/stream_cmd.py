@@ -4,23 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from common.errors import ConfigError
-from engines.model.stream import INSERT
+from engines.model.stream import INSERT, Event
 from engines.model.windows import WINDOW_FORMS, parse_window
-from harness.streams import (
-    export_nt_events,
-    export_trig,
-    import_nt_events,
-    import_trig,
-    read_stream,
-    write_stream,
-)
 from harness.streams.atomic import write_text_atomically
 from harness.streams.counting import count_stream
+from harness.streams.nt_events import nt_events_lines, read_nt_events
 from harness.streams.ntriples import read_ntriples, triple_line
+from harness.streams.parquet_io import write_events
 from harness.streams.reader import open_stream
+from harness.streams.trig import read_trig, trig_lines
 
 IMPORT_FORMATS = ("nt-events", "trig")
 EXPORT_FORMATS = ("nt-events", "trig", "nt")
@@ -44,7 +40,7 @@ def add_parser(subparsers) -> None:
     importing.add_argument("--overwrite", action="store_true", help="replace an existing stream directory")
     importing.set_defaults(handler=run_import)
 
-    exporting = actions.add_parser("export", help="stream directory -> text (nt-events, TriG, or N-Triples of its distinct triples)")
+    exporting = actions.add_parser("export", help="stream directory -> text (nt-events, TriG, or N-Triples of the graph it builds)")
     exporting.add_argument("directory", type=Path, metavar="DIR")
     exporting.add_argument("--format", required=True, choices=EXPORT_FORMATS)
     exporting.add_argument("--out", required=True, type=Path, metavar="FILE")
@@ -68,27 +64,52 @@ def add_parser(subparsers) -> None:
 def run_import(args: argparse.Namespace) -> int:
     static = read_ntriples(args.static) if args.static else ()
     schema = read_ntriples(args.schema) if args.schema else ()
-    reader = import_trig if args.format == "trig" else import_nt_events
-    stream = reader(args.file, static=static, schema=schema)
-    write_stream(stream, args.out, overwrite=args.overwrite)
-    print(f"imported {len(stream.events)} events ({stream.triple_count} updates) from {args.file} into {args.out}")
+    events = read_trig(args.file) if args.format == "trig" else read_nt_events(args.file)
+    # the events are parsed as they are written, a row group at a time: the import holds one, never the stream
+    written = write_events(events, args.out, static=static, schema=schema, overwrite=args.overwrite,
+                           provenance={"imported_from": str(args.file), "import_format": args.format})
+    print(f"imported {written.events} events ({written.updates} updates) from {args.file} into {args.out}")
     return 0
 
 
 def run_export(args: argparse.Namespace) -> int:
     if args.out.resolve().is_relative_to(args.directory.resolve()):
         raise ConfigError(f"--out {args.out} is inside the stream directory {args.directory}; write it elsewhere")
-    stream = read_stream(args.directory)
+    counted = Counted(open_stream(args.directory).events)  # one pass, batch by batch
     if args.format == "nt-events":
-        export_nt_events(stream, args.out)
+        write_text_atomically(args.out, nt_events_lines(counted))
     elif args.format == "trig":
-        export_trig(stream, args.out)
+        write_text_atomically(args.out, trig_lines(Event(number, event.ts, event.updates)
+                                                   for number, event in enumerate(counted)))
     else:
-        # Each inserted triple once, in order of first insertion: the graph the stream builds if nothing is deleted.
-        triples = dict.fromkeys(u.triple for event in stream.events for u in event.updates if u.op == INSERT)
-        write_text_atomically(args.out, map(triple_line, triples))
-    print(f"exported {len(stream.events)} events from {args.directory} to {args.out} ({args.format})")
+        write_text_atomically(args.out, map(triple_line, live_triples(counted)))
+    print(f"exported {counted.events} events from {args.directory} to {args.out} ({args.format})")
     return 0
+
+
+class Counted:
+    """The events of one pass, counted as they go by."""
+
+    def __init__(self, events: Iterable[Event]) -> None:
+        self.source, self.events = events, 0
+
+    def __iter__(self) -> Iterator[Event]:
+        for event in self.source:
+            self.events += 1
+            yield event
+
+
+def live_triples(events: Iterable[Event]) -> Iterable[tuple]:
+    """The triples present after the last event, each once, in the order they were (last) inserted: the graph the
+    stream builds. A deletion drops its triple, so what is held is the live graph, not every triple ever seen."""
+    live: dict[tuple, None] = {}
+    for event in events:
+        for update in event.updates:
+            if update.op == INSERT:
+                live.setdefault(update.triple)
+            else:
+                live.pop(update.triple, None)
+    return live
 
 
 def run_validate(args: argparse.Namespace) -> int:

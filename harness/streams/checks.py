@@ -6,7 +6,7 @@ which know line numbers, and the CLI, which knows the window only after reading,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from common.errors import StreamError
 from engines.model.stream import DELETE, Event, Stream, Window
@@ -27,6 +27,12 @@ def check_window(stream: Stream, window: Window) -> None:
 
 def check_event_order(events: Sequence[Event], where: Callable[[int], str]) -> None:
     """Timestamps non-decreasing and no empty event; ``where(i)`` says where event ``i`` came from."""
+    for _ in checked_in_order(events, where):
+        pass
+
+
+def checked_in_order(events: Iterable[Event], where: Callable[[int], str]) -> Iterator[Event]:
+    """``events`` as they come, each checked against the one before it as ``check_event_order`` checks them."""
     previous = None
     for number, event in enumerate(events):
         if not event.updates:
@@ -37,3 +43,4 @@ def check_event_order(events: Sequence[Event], where: Callable[[int], str]) -> N
                 "(timestamps must be non-decreasing)"
             )
         previous = event.ts
+        yield event

@@ -5,9 +5,9 @@ sliding window drops events, whether the stream deletes, each event's size for t
 rate) is a scan of ``event``, ``ts`` and ``op``, in pieces of whole events, one a batch
 (``index_chunks``). A bench cell folds the pieces as they come: ``TimelineFacts`` (a few numbers)
 and a scan that stops at the event it looks for, counting the rows before it (``first_event_where``), so it holds
-O(batch) of the timeline. ``scan_index`` keeps the pieces whole, 17 bytes an event: verification
-needs every event's time and size to place its checkpoints, and a merge of several streams
-(``harness.streams.merged``) sorts its sources' timestamps together, so those hold O(events).
+O(batch) of the timeline, and so does a merge of several streams (``harness.streams.merged_index``
+merges their pieces). ``scan_index`` keeps the pieces whole, 17 bytes an event, for what asks for
+every event's time at once.
 The scan trusts the rows; the pass that feeds the engine checks them.
 """
 from __future__ import annotations
@@ -141,8 +141,8 @@ class TimelineFacts:
 
 
 def timeline_chunks(stream) -> Iterable[EventIndex]:
-    """The stream's index in pieces of whole events: a ``OpenStream`` not yet indexed is scanned batch by batch, any
-    other stream's index is one piece (a ``MergedStream`` sorts its sources' indexes: O(events) of the merge)."""
+    """The stream's index in pieces of whole events: a ``OpenStream`` not yet indexed is scanned batch by batch, a
+    ``MergedStream`` merges its sources' pieces (O(sources x batch)), any other stream's index is one piece."""
     pieces = getattr(stream, "index_chunks", None)
     return pieces() if pieces is not None else [timeline_of(stream)]
 

@@ -6,7 +6,9 @@ declared by the first query that reads it: ``named_inputs.union_streams``), and 
 order is kept. Each merged
 event is renumbered by its position in the merge and carries its stream's IRI (``Event.stream``).
 Every source is read batch by batch (``harness.streams.reader``) and the merge holds one event per
-source ahead, so a pass holds O(batch + window), as a single stream's does.
+source ahead, so a pass holds O(batch + window), as a single stream's does; the merged index (times,
+sizes, deletions per instant) is a k-way merge of the sources' index pieces, never a sort of the whole
+timeline (``harness.streams.merged_index``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from engines.model.stream import Event, Stream
-from harness.streams.event_index import EventIndex
+from harness.streams.event_index import EventIndex, TimelineFacts, timeline_chunks
+from harness.streams.merged_index import MergedPiece, facts_and_counts, merged_pieces
 
 
 def merge_events(streams: Sequence[tuple[str, Iterable[Event]]]) -> Iterator[Event]:
@@ -72,7 +75,7 @@ class MergedEvents:
         return MergedPass(self.merged)
 
     def __len__(self) -> int:
-        return self.merged.index().events
+        return self.merged.facts().events
 
 
 @dataclass
@@ -84,6 +87,7 @@ class MergedStream:
 
     def __post_init__(self) -> None:
         self._index: EventIndex | None = None
+        self._facts: TimelineFacts | None = None
         self._counts: dict[str, int] = {}
 
     directory = None  # no one directory holds the merge: ``directories`` has one per stream
@@ -114,24 +118,32 @@ class MergedStream:
     def provenance(self) -> dict:
         return {"merged": {iri: getattr(source, "provenance", {}) for iri, source in self.sources}}
 
-    def index(self) -> EventIndex:
-        """Timestamps, sizes and deletions per merged instant, from each source's index (a stable sort keeps the merge's order)."""
-        if self._index is None:
-            from harness.streams.event_index import timeline_of
+    def index_chunks(self) -> Iterator[EventIndex]:
+        """Timestamps, sizes and deletions per merged instant, in pieces: a k-way merge of each source's index pieces
+        (``harness.streams.merged_index``), O(sources x batch)."""
+        return (piece.index for piece in self._pieces())
 
-            parts = [timeline_of(source) for _, source in self.sources]
-            ts = np.concatenate([part.ts for part in parts])
-            order = np.argsort(ts, kind="stable")[: self.max_events]
-            self._index = EventIndex(ts[order], np.concatenate([part.sizes for part in parts])[order],
-                                     np.concatenate([part.deletes for part in parts])[order])
-            ranks = np.concatenate([np.full(part.events, rank) for rank, part in enumerate(parts)]).astype(np.int64)
-            held = np.bincount(ranks[order], minlength=len(parts))
-            self._counts = {iri: int(count) for (iri, _), count in zip(self.sources, held)}
+    def _pieces(self) -> Iterator[MergedPiece]:
+        return merged_pieces([timeline_chunks(source) for _, source in self.sources], self.max_events)
+
+    def facts(self) -> TimelineFacts:
+        """Instants, triples, deletions, first and last timestamps of the merge, from one pass over the pieces; cached."""
+        if self._facts is None:
+            self._facts, counts = facts_and_counts(self._pieces(), len(self.sources))
+            self._counts = {iri: count for (iri, _), count in zip(self.sources, counts)}
+        return self._facts
+
+    def index(self) -> EventIndex:
+        """The merged index whole (17 bytes an instant), for what asks for every instant's time at once; cached."""
+        if self._index is None:
+            pieces = list(self.index_chunks())
+            self._index = EventIndex(*(np.concatenate([getattr(piece, column) for piece in pieces] or [np.zeros(0, dtype)])
+                                       for column, dtype in (("ts", np.int64), ("sizes", np.int64), ("deletes", bool))))
         return self._index
 
     def source_counts(self) -> dict[str, int]:
         """How many events of each source (by IRI) the merge's instants hold: all of them unless ``max_events`` cuts it."""
-        self.index()
+        self.facts()
         return self._counts
 
     @property
@@ -140,7 +152,7 @@ class MergedStream:
 
     @property
     def triple_count(self) -> int:
-        return self.index().triples
+        return self.facts().triples
 
     def limited(self, max_events: int | None) -> MergedStream:
         """The same merge cut to its first ``max_events`` instants."""

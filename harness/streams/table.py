@@ -278,9 +278,9 @@ def _events_from_rows(rows: CheckedRows, first_event: int) -> tuple[Event, ...]:
     )
 
 
-def table_from_events(events: Sequence[Event], destination: Path) -> pa.Table:
-    """The rows of ``events`` (event column = position in the sequence); an event without updates is refused."""
-    for number, event in enumerate(events):
+def table_from_events(events: Sequence[Event], destination: Path, first_event: int = 0) -> pa.Table:
+    """The rows of ``events`` (event column = position in the stream, the first ``first_event``); an event without updates is refused."""
+    for number, event in enumerate(events, first_event):
         if not event.updates:
             raise StreamError(
                 f"cannot write {destination}: event {number} (ts {event.ts}) has no updates, "
@@ -290,7 +290,7 @@ def table_from_events(events: Sequence[Event], destination: Path) -> pa.Table:
     updates = [update for event in events for update in event.updates]
     return pa.table(
         {
-            "event": np.repeat(np.arange(len(events), dtype=np.int64), counts),
+            "event": np.repeat(np.arange(first_event, first_event + len(events), dtype=np.int64), counts),
             "ts": np.repeat(np.array([event.ts for event in events], dtype=np.int64), counts),
             "op": pa.array([update.op for update in updates], pa.int64()),
             "s": pa.array([update.s for update in updates], pa.string()),

@@ -26,7 +26,7 @@ from common.errors import StreamError, TermError
 from engines.model.stream import DELETE, INSERT, Event, Stream, Triple, Update
 from engines.model.terms import XSD, check_triple, literal, parse_term
 from harness.streams.atomic import write_text_atomically
-from harness.streams.checks import check_event_order
+from harness.streams.checks import checked_in_order
 
 PROV_GENERATED_AT = "http://www.w3.org/ns/prov#generatedAtTime"
 TIMESTAMP_MS = "urn:cgpm-bench:timestampMs"
@@ -112,11 +112,46 @@ def import_trig(
     path: str | Path, *, static: Iterable[Triple] = (), schema: Iterable[Triple] = (), provenance: dict | None = None
 ) -> Stream:
     """Read an RSP-QL TriG file (one timestamped named graph per event) into a Stream."""
+    events = tuple(read_trig(path))
+    if provenance is None:
+        provenance = {"imported_from": str(path), "import_format": "trig"}
+    return Stream(events=events, static=tuple(static), schema=tuple(schema), provenance=provenance)
+
+
+def read_trig(path: str | Path) -> Iterator[Event]:
+    """The events of an RSP-QL TriG file, in two passes over it: the timestamps first (they may follow their graph),
+    then each graph's triples as an event once its block ends. The first pass holds a name and a timestamp a graph;
+    only a file that reopens a graph after another one began is read whole (its graph is one event)."""
     path = Path(path)
     if not path.is_file():
         raise StreamError(f"cannot read {path}: {'it is a directory' if path.is_dir() else 'no such file'}")
-    graphs: dict[str, list[Update]] = {}
+    timestamps, reopened = _timestamps(path)
+    graphs = _graph_blocks(path) if not reopened else iter(_whole_graphs(path).items())
+    names: dict[int, str] = {}  # the graph of the event being checked
+
+    def where(number: int) -> str:
+        return f"{path} graph {names[number]}"
+
+    def events() -> Iterator[Event]:
+        for number, (graph, updates) in enumerate(graphs):
+            if graph not in timestamps:
+                raise StreamError(
+                    f"{path}: graph {graph} (event {number}) has no timestamp: add '{graph} <{PROV_GENERATED_AT}> "
+                    f'"…"^^<{XSD_DATETIME}> .\' to the default graph'
+                )
+            names.clear()
+            names[number] = graph
+            yield Event(number, timestamps[graph], tuple(updates))
+
+    return checked_in_order(events(), where)
+
+
+def _timestamps(path: Path) -> tuple[dict[str, int], bool]:
+    """Each graph's timestamp, and whether a graph's triples come in two blocks with another graph's between them."""
     timestamps: dict[str, int] = {}
+    seen: set[str] = set()
+    current = None
+    reopened = False
     default_graph_triples = 0
     for quad in _quads(path):
         if isinstance(quad.graph_name, ox.DefaultGraph):
@@ -127,32 +162,54 @@ def import_trig(
                 if timestamps.setdefault(graph, ts) != ts:
                     raise StreamError(f"{path}: graph {graph} has two timestamps, {timestamps[graph]} and {ts}")
             continue
+        graph = quad.graph_name.value if isinstance(quad.graph_name, ox.NamedNode) else str(quad.graph_name)
+        if graph != current:
+            reopened = reopened or graph in seen
+            seen.add(graph)
+            current = graph
+    if not seen and default_graph_triples:
+        # Plain Turtle or N-Triples data parses as TriG too; importing it as an empty stream would hide the mistake.
+        raise StreamError(f"{path} holds no named graph, so no event (each event is one timestamped named graph)")
+    return timestamps, reopened
+
+
+def _graph_triples(path: Path, reopens: bool) -> Iterator[tuple[str, Update]]:
+    """Each named graph's triple as an insert, with its graph; a graph is numbered by its first block (a file that
+    ``reopens`` none numbers its blocks, and keeps no name)."""
+    numbers: dict[str, int] = {}
+    current, number = None, -1
+    for quad in _quads(path):
+        if isinstance(quad.graph_name, ox.DefaultGraph):
+            continue
         graph = _term(quad.graph_name)
+        if graph != current:
+            current = graph
+            number = numbers.setdefault(graph, len(numbers)) if reopens else number + 1
         try:
             triple = check_triple(_term(quad.subject), _term(quad.predicate), _term(quad.object))
         except TermError as error:
-            raise TermError(f"{path}: graph {graph} (event {_event_number(graphs, graph)}): {error}") from None
-        graphs.setdefault(graph, []).append(Update(INSERT, *triple))
-    if not graphs and default_graph_triples:
-        # Plain Turtle or N-Triples data parses as TriG too; importing it as an empty stream would hide the mistake.
-        raise StreamError(f"{path} holds no named graph, so no event (each event is one timestamped named graph)")
-    events = []
-    for number, (graph, updates) in enumerate(graphs.items()):
-        if graph not in timestamps:
-            raise StreamError(
-                f"{path}: graph {graph} (event {number}) has no timestamp: add '{graph} <{PROV_GENERATED_AT}> "
-                f'"…"^^<{XSD_DATETIME}> .\' to the default graph'
-            )
-        events.append(Event(number, timestamps[graph], tuple(updates)))
-    names = list(graphs)
-    check_event_order(events, lambda number: f"{path} graph {names[number]}")
-    if provenance is None:
-        provenance = {"imported_from": str(path), "import_format": "trig"}
-    return Stream(events=tuple(events), static=tuple(static), schema=tuple(schema), provenance=provenance)
+            raise TermError(f"{path}: graph {graph} (event {number}): {error}") from None
+        yield graph, Update(INSERT, *triple)
 
 
-def _event_number(graphs: dict, graph: str) -> int:
-    return list(graphs).index(graph) if graph in graphs else len(graphs)
+def _graph_blocks(path: Path) -> Iterator[tuple[str, list[Update]]]:
+    """Each graph and its triples, one block at a time (the file reopens no graph)."""
+    current, updates = None, []
+    for graph, update in _graph_triples(path, reopens=False):
+        if graph != current and current is not None:
+            yield current, updates
+            updates = []
+        current = graph
+        updates.append(update)
+    if current is not None:
+        yield current, updates
+
+
+def _whole_graphs(path: Path) -> dict[str, list[Update]]:
+    graphs: dict[str, list[Update]] = {}
+    for graph, update in _graph_triples(path, reopens=True):
+        graphs.setdefault(graph, []).append(update)
+    return graphs
 
 
 def trig_lines(events: Iterable[Event]) -> Iterator[str]:
@@ -177,5 +234,6 @@ def trig_lines(events: Iterable[Event]) -> Iterator[str]:
 
 
 def export_trig(stream: Stream, path: str | Path) -> Path:
-    events = [Event(number, event.ts, event.updates) for number, event in enumerate(stream.events)]
+    """Write ``stream``'s events (a ``Stream`` or an opened stream directory, read in one pass) as TriG, numbered from 0."""
+    events = (Event(number, event.ts, event.updates) for number, event in enumerate(stream.events))
     return write_text_atomically(path, trig_lines(events))

@@ -3,14 +3,15 @@
 A full mapping is in M(τ_i) iff one of its matches is present at i (DESIGN.md section 2, set
 semantics), so its lifetime is the union of its matches' intervals, merged into maximal runs.
 A run ``[lo, hi]`` adds the mapping at instant ``lo`` and removes it at ``hi + 1`` (unless the
-stream ends first). Those changes are the only rows brought back to the driver, sorted by instant;
-``oracle_answers`` replays them to give ``(event index, ts, M(τ))`` exactly as
-``oracles.evaluate.oracle_answers`` does, so the harness can use either.
+stream ends first). Those changes are the only rows brought back to the driver: ``oracle_answers``
+streams them in instant order and replays them (``oracles.spark.replay``) to give
+``(event index, ts, M(τ))`` exactly as ``oracles.evaluate.oracle_answers`` does, so the harness can
+use either; ``answer_history`` collects them whole, for a benchmark that asks for instants at random.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +26,7 @@ from oracles.spark.intervals import HI, LO, merge_intervals
 from oracles.spark.matching import column_names, matches
 from oracles.spark.named import merged_rows, pattern_presences
 from oracles.spark.presence import stream_rows, triple_presence
+from oracles.spark.replay import WantedInstants, refused, replay, streamed, timed_changes
 from oracles.spark.timeline import POSITION, timeline
 from oracles.window import check_stream
 
@@ -40,17 +42,15 @@ class AnswerHistory:
     added: dict[int, list[Mapping]]
     removed: dict[int, list[Mapping]]
 
-    def answers(self, positions: Iterable[int] | None = None) -> Iterator[tuple[int, frozenset[Mapping]]]:
-        """``(position, M)`` at every position, or at the given ones, replaying the changes in order."""
-        wanted = range(self.count) if positions is None else sorted(set(positions))
+    def answers(self, positions: Iterable[int] | Callable[[int], bool] | None = None) -> Iterator[tuple[int, frozenset[Mapping]]]:
+        """``(position, M)`` at every position, or at those asked for (``replay.WantedInstants``), replaying the changes in order."""
+        wanted = WantedInstants(positions, self.count)
         current: set[Mapping] = set()
-        replayed = 0
-        for position in wanted:
-            for step in range(replayed, position + 1):
-                current.difference_update(self.removed.get(step, ()))
-                current.update(self.added.get(step, ()))
-            replayed = position + 1
-            yield position, frozenset(current)
+        for position in range(self.count):
+            current.difference_update(self.removed.get(position, ()))
+            current.update(self.added.get(position, ()))
+            if wanted(position):
+                yield position, frozenset(current)
 
 
 def lifetimes(presence: DataFrame | list[DataFrame], query: ContinuousQuery) -> DataFrame:
@@ -129,61 +129,46 @@ def answer_history(spark, query: ContinuousQuery, stream: Stream, partitions: in
     return AnswerHistory(found.count, added, removed)
 
 
-def _refused(error: Exception) -> Exception:
-    """A FILTER that the oracles refuse (OracleLimitation in a task) as OracleLimitation; any other error as it is."""
-    text = str(error)
-    if "OracleLimitation" not in text:
-        return error
-    reason = next((line for line in text.splitlines() if "OracleLimitation" in line), text.splitlines()[0])
-    return OracleLimitation(reason.split("OracleLimitation:", 1)[-1].strip())
-
-
 def _collect(frame: DataFrame):
     """The rows as a pyarrow Table."""
     try:
         return frame.toArrow()
     except Exception as error:
-        refused = _refused(error)
-        if refused is error:
+        as_limitation = refused(error)
+        if as_limitation is error:
             raise
-        raise refused from None
-
-
-def streamed(frame: DataFrame) -> Iterator:
-    """The rows in the frame's order, one partition at a time on the driver."""
-    rows = frame.toLocalIterator(prefetchPartitions=True)
-    while True:
-        try:
-            row = next(rows)
-        except StopIteration:
-            return
-        except Exception as error:
-            refused = _refused(error)
-            if refused is error:
-                raise
-            raise refused from None
-        yield row
-
-
-def positions_of(instants: Iterable[int] | None, position_of) -> list[int] | None:
-    if instants is None:
-        return None
-    wanted = sorted(set(instants))
-    missing = [index for index in wanted if position_of(index) is None]
-    if missing:
-        raise WindowError(f"no event with index {missing[0]} in the stream")
-    return [position_of(index) for index in wanted]
+        raise as_limitation from None
 
 
 def oracle_answers(
-    spark, query: ContinuousQuery, stream: Stream, instants: Iterable[int] | None = None
+    spark, query: ContinuousQuery, stream: Stream, instants: Iterable[int] | Callable[[int], bool] | None = None
 ) -> Iterator[tuple[int, int, frozenset[Mapping]]]:
-    """``(event_index, ts, M(τ))`` after each event or the events with the given indices, as ``oracles.evaluate`` gives them."""
+    """``(event_index, ts, M(τ))`` after each event or the events with the given indices, as ``oracles.evaluate`` gives them.
+
+    The answers stream back in instant order (``oracles.spark.replay``), as over a directory; ``instants``
+    are event indices, in increasing order or as a rule (``replay.WantedInstants``)."""
     events = stream.events
-    position_of = {event.index: position for position, event in enumerate(events)}.get
-    positions = positions_of(instants, position_of)
+    numbered = all(event.index == position for position, event in enumerate(events))
+    if not numbered:
+        # indices other than positions are mapped to them (the stream is in memory: so is this map)
+        position_of = {event.index: position for position, event in enumerate(events)}
+        instants = _positions(instants, position_of)
+    wanted = WantedInstants(instants, len(events))
     if not events:
         return
-    history = answer_history(spark, query, stream)
-    for position, answers in history.answers(positions):
+    found = _stream_plan(spark, query, stream)
+    for position, _, answers in replay(streamed(timed_changes(found)), found.keys, wanted):
         yield events[position].index, events[position].ts, answers
+
+
+def _positions(instants, position_of: dict[int, int]):
+    if instants is None:
+        return None
+    if callable(instants):
+        index_at = {position: index for index, position in position_of.items()}
+        return lambda position: instants(index_at[position])
+    wanted = sorted(set(instants))
+    missing = [index for index in wanted if index not in position_of]
+    if missing:
+        raise WindowError(f"no event with index {missing[0]} in the stream")
+    return [position_of[index] for index in wanted]
