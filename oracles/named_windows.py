@@ -23,6 +23,14 @@ def check_merged_event(event: Event, previous_ts: int | None) -> None:
         raise StreamError(f"event {event.index} deletes a triple; named windows take insert-only streams")
 
 
+def check_merged(events: Iterable[Event]) -> None:
+    """Raise StreamError for the first merged event ``check_merged_event`` refuses."""
+    previous_ts = None
+    for event in events:
+        check_merged_event(event, previous_ts)
+        previous_ts = event.ts
+
+
 class PassingNamedWindows:
     """Every named window of a query as the merged events are pushed in order."""
 

@@ -52,6 +52,14 @@ def check_event(event: Event, window: Window, position: int, previous_ts: int | 
             raise StreamError(f"event {event.index} has an update with op {update.op!r}; expected +1 or -1")
 
 
+def check_stream(events: Iterable[Event], window: Window) -> None:
+    """Raise StreamError for the first event ``check_event`` refuses (the Spark oracle checks a stream it holds)."""
+    previous_ts = None
+    for position, event in enumerate(events):
+        check_event(event, window, position, previous_ts)
+        previous_ts = event.ts
+
+
 class PassingWindow:
     """D(τ) of one window as events are pushed in stream order: the window's events and a count per triple.
 
