@@ -39,7 +39,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--oracle", choices=ORACLE_CHOICES, default="auto",
                         help="reference evaluator: rdflib (the reference), plain (the independent second oracle), oxigraph, "
                         "spark (the whole answer history in one Spark job); auto (default): rdflib up to "
-                        f"{REEVALUATION_LIMIT:,} window-triples x checked instants, spark beyond")
+                        f"{REEVALUATION_LIMIT:,} triple-instants (window triples x checked instants, plus the "
+                        "stream's triples), spark beyond, and it says why")
     parser.add_argument("--master", help="Spark master URL for the spark oracle (default local[*])")
     parser.add_argument("--reproducer", type=Path, help="where to write a shrunk failing stream on a mismatch "
                         "(default: results/runs/reproducers/ENGINE-QUERY-TIME)")
