@@ -35,6 +35,7 @@ from engines.model.stream import WINDOW_GRAPH, ContinuousQuery, Mapping, Triple
 from oracles import nterms, sparql_fixes
 
 rdflib.NORMALIZE_LITERALS = False
+COPY_AFTER = 1 << 12  # removals before the graphs may be rebuilt, however few triples they hold
 
 
 def _canonical_constant(node):
@@ -187,16 +188,34 @@ class RdflibOracle:
 
     def __init__(self, query: ContinuousQuery) -> None:
         self.query = query
-        self.dataset = rdflib.Dataset() if query.named_windows else None
-        self.graph = self.dataset.default_graph if self.dataset is not None else rdflib.Graph()
         self.content: set[Triple] = set()
         # a term is held while a triple of a graph uses it (counted per place), as the engines' dictionaries do
         self.to_input: dict[object, str] = {}
         self.node_of: dict[str, object] = {}
         self.uses: dict[str, int] = {}
         self.compiled, self.projection = _compile(query.where_sparql, query.patterns, query.variables)
-        self.windows = [self.dataset.graph(URIRef(f"{WINDOW_GRAPH}{k}")) for k in range(len(query.named_windows))]
-        self.window_contents: list[set[Triple]] = [set() for _ in self.windows]
+        self.window_contents: list[set[Triple]] = [set() for _ in query.named_windows]
+        self.removed_since_copy = 0
+        self._new_graphs()
+
+    def _new_graphs(self) -> None:
+        self.dataset = rdflib.Dataset() if self.query.named_windows else None
+        self.graph = self.dataset.default_graph if self.dataset is not None else rdflib.Graph()
+        self.windows = [self.dataset.graph(URIRef(f"{WINDOW_GRAPH}{k}")) for k in range(len(self.query.named_windows))]
+
+    def _copy_if_due(self) -> None:
+        """Rebuild the graphs from their content once removals since the last copy outnumber the triples held.
+
+        rdflib's Memory store keeps an empty index entry for every subject and object it ever held, so a
+        graph that triples pass through grows with the stream; a copy drops them, at O(1) a removal."""
+        live = len(self.content) + sum(len(content) for content in self.window_contents)
+        if self.removed_since_copy <= max(live, COPY_AFTER):
+            return
+        self._new_graphs()
+        for graph, content in [(self.graph, self.content), *zip(self.windows, self.window_contents, strict=True)]:
+            for triple in content:
+                graph.add(tuple(self.node_of[term] for term in triple))
+        self.removed_since_copy = 0
 
     def _take(self, term: str):
         node = self.node_of.get(term)
@@ -226,6 +245,7 @@ class RdflibOracle:
             if triple in content:
                 content.discard(triple)
                 graph.remove(tuple(self._release(term) for term in triple))
+                self.removed_since_copy += 1
         for triple in added:
             if triple not in content:
                 content.add(triple)
@@ -247,6 +267,7 @@ class RdflibOracle:
 
     def answers(self) -> frozenset[Mapping]:
         """M over the current graph: the set of full mappings in the query's variable order."""
+        self._copy_if_due()
         if self.dataset is not None:
             with warnings.catch_warnings():  # rdflib 7's own Dataset.query reads its deprecated default_context
                 warnings.simplefilter("ignore", DeprecationWarning)
