@@ -35,7 +35,8 @@ schemas (one run each over 300 BSBM offers, 329 classes, under load: 620 s with 
 The rules have one data premise each, so the closure of a graph is the union of the closures of
 its triples, and the closure of one triple commutes with renaming the terms the schema does not
 mention. ``Entailer`` uses that: it runs owlrl once per triple *shape* (the triple with its
-non-schema terms replaced by slots) and caches the result, which keeps the oracle fast on streams.
+non-schema terms replaced by slots) and caches the result, which keeps the oracle fast on streams;
+the closures of recent triples are cached too, up to ``PER_TRIPLE_CACHE`` of them, so a long stream is not.
 ``owlrl_closure`` runs owlrl once over a whole graph; the tests check both against a plain
 forward chainer of the named rules.
 """
@@ -58,6 +59,7 @@ SCHEMA_PREDICATES = frozenset({SUB_CLASS_OF, SUB_PROPERTY_OF, DOMAIN, RANGE, INV
 _FRESH = "urn:x-cgpm-oracle:t"
 _CLASS = "urn:x-cgpm-oracle:class"
 _SLOT = "\x00slot"
+PER_TRIPLE_CACHE = 1 << 16  # closures kept by triple; the shapes' (owlrl's runs) are kept whole, a few per schema term
 
 
 def schema_rules(schema: Iterable[Triple]) -> tuple[Triple, ...]:
@@ -214,6 +216,8 @@ class Entailer:
                 for filled in ((fill.get(a, a), fill.get(b, b), fill.get(c, c)) for a, b, c in template)
                 if _is_rdf_triple(filled)
             } | {triple})
+        if len(self._per_triple) >= PER_TRIPLE_CACHE:
+            self._per_triple.clear()  # a stream's triples pass once: a cache of them all would hold the stream
         self._per_triple[triple] = result
         return result
 

@@ -135,6 +135,8 @@ class OxigraphOracle:
         self._inputs_of: dict[str, set[str]] = defaultdict(set)  # stored canonical -> input terms stored as it
         self._copies: Counter[Triple] = Counter()  # stored triple -> input triples in the content stored as it
         self._constants = sorted(_constants(query))
+        self._constant_set = frozenset(self._constants)
+        self._uses: Counter[str] = Counter()  # input term -> places in content triples that hold it
         for constant in self._constants:
             self._record(constant)
 
@@ -153,29 +155,54 @@ class OxigraphOracle:
         self._stored_as[term] = stored
         self._inputs_of[stored].add(term)
 
+    def _forget(self, term: str) -> None:
+        """Drop a data term no content triple uses any longer (query constants stay): the oracle holds the window's terms."""
+        stored = self._stored_as.pop(term)
+        inputs = self._inputs_of[stored]
+        inputs.discard(term)
+        if not inputs:
+            del self._inputs_of[stored]
+
     def _stored_triple(self, triple: Triple) -> Triple:
         for term in triple:
             self._record(term)
         stored = self._stored_as
         return (stored[triple[0]], stored[triple[1]], stored[triple[2]])
 
-    def set_content(self, triples: Iterable[Triple]) -> None:
-        """Make the store hold exactly ``triples`` (several input triples may share one stored quad)."""
-        wanted = set(triples)
-        for triple in self.content - wanted:
+    def update(self, added: Iterable[Triple], removed: Iterable[Triple]) -> None:
+        """Add and remove triples (several input triples may share one stored quad)."""
+        for triple in removed:
+            if triple not in self.content:
+                continue
+            self.content.discard(triple)
             stored = self._stored_triple(triple)
             self._copies[stored] -= 1
             if not self._copies[stored]:
                 del self._copies[stored]
                 self.store.remove(self._quad(triple))
+            for term in triple:
+                self._uses[term] -= 1
+                if not self._uses[term]:
+                    del self._uses[term]
+                    if term not in self._constant_set:
+                        self._forget(term)
         quads = []
-        for triple in wanted - self.content:
+        for triple in added:
+            if triple in self.content:
+                continue
+            self.content.add(triple)
             stored = self._stored_triple(triple)
             self._copies[stored] += 1
             quads.append(self._quad(triple))
+            for term in triple:
+                self._uses[term] += 1
         self.store.extend(quads)
-        self.content = wanted
         self.store.copy_if_due()
+
+    def set_content(self, triples: Iterable[Triple]) -> None:
+        """Make the store hold exactly ``triples``."""
+        wanted = set(triples)
+        self.update(wanted - self.content, self.content - wanted)
 
     def rewritten_terms(self) -> set[str]:
         """Input terms (data and query constants seen so far) that Oxigraph stores differently."""

@@ -64,22 +64,35 @@ def match_patterns(
 
 
 class PlainOracle:
-    """Holds G as a plain set of triples and evaluates one query over it from scratch."""
+    """Holds G as a plain set of triples (changed in place) and evaluates one query over it from scratch."""
 
     def __init__(self, query: ContinuousQuery) -> None:
         self.query = query
         self.patterns = tuple(_canonical_pattern(p) for p in query.patterns)
-        self.content: frozenset[Triple] = frozenset()
-        self.graphs: list[frozenset[Triple]] | None = None
+        self.content: set[Triple] = set()
+        self.window_contents: list[set[Triple]] = [set() for _ in query.named_windows]
+        # each pattern's graph: the default graph (static, or everything with one window) or its window's
+        self.graphs: list[set[Triple]] | None = None
+        if query.named_windows:
+            self.graphs = [self.content if k is None else self.window_contents[k] for k in query.pattern_windows]
+
+    def update(self, added: Iterable[Triple], removed: Iterable[Triple], window: int | None = None) -> None:
+        """Add and remove triples in the default graph (``window``: that named window's graph)."""
+        content = self.content if window is None else self.window_contents[window]
+        content.difference_update(removed)
+        content.update(added)
 
     def set_content(self, triples: Iterable[Triple]) -> None:
         """Make the graph hold exactly ``triples``."""
-        self.content = frozenset(triples)
+        self.content.clear()
+        self.content.update(triples)
 
     def set_graphs(self, static: Iterable[Triple], windows: Sequence[Iterable[Triple]]) -> None:
         """Make the static graph and each named window's graph hold exactly the given triples."""
-        static, windows = frozenset(static), [frozenset(window) for window in windows]
-        self.graphs = [static if k is None else windows[k] for k in self.query.pattern_windows]
+        self.set_content(static)
+        for content, triples in zip(self.window_contents, windows, strict=True):
+            content.clear()
+            content.update(triples)
 
     def answers(self) -> frozenset[Mapping]:
         """M over the current graph: the set of full mappings in the query's variable order."""

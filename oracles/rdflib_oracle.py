@@ -35,6 +35,7 @@ from engines.model.stream import WINDOW_GRAPH, ContinuousQuery, Mapping, Triple
 from oracles import nterms, sparql_fixes
 
 rdflib.NORMALIZE_LITERALS = False
+COPY_AFTER = 1 << 12  # removals before the graphs may be rebuilt, however few triples they hold
 
 
 def _canonical_constant(node):
@@ -187,39 +188,86 @@ class RdflibOracle:
 
     def __init__(self, query: ContinuousQuery) -> None:
         self.query = query
-        self.dataset = rdflib.Dataset() if query.named_windows else None
-        self.graph = self.dataset.default_graph if self.dataset is not None else rdflib.Graph()
         self.content: set[Triple] = set()
+        # a term is held while a triple of a graph uses it (counted per place), as the engines' dictionaries do
         self.to_input: dict[object, str] = {}
+        self.node_of: dict[str, object] = {}
+        self.uses: dict[str, int] = {}
         self.compiled, self.projection = _compile(query.where_sparql, query.patterns, query.variables)
-        self.windows = [self.dataset.graph(URIRef(f"{WINDOW_GRAPH}{k}")) for k in range(len(query.named_windows))]
-        self.window_contents: list[set[Triple]] = [set() for _ in self.windows]
+        self.window_contents: list[set[Triple]] = [set() for _ in query.named_windows]
+        self.removed_since_copy = 0
+        self._new_graphs()
 
-    def _node(self, term: str):
-        node = nterms.to_rdflib(term)
-        self.to_input.setdefault(node, term)
+    def _new_graphs(self) -> None:
+        self.dataset = rdflib.Dataset() if self.query.named_windows else None
+        self.graph = self.dataset.default_graph if self.dataset is not None else rdflib.Graph()
+        self.windows = [self.dataset.graph(URIRef(f"{WINDOW_GRAPH}{k}")) for k in range(len(self.query.named_windows))]
+
+    def _copy_if_due(self) -> None:
+        """Rebuild the graphs from their content once removals since the last copy outnumber the triples held.
+
+        rdflib's Memory store keeps an empty index entry for every subject and object it ever held, so a
+        graph that triples pass through grows with the stream; a copy drops them, at O(1) a removal."""
+        live = len(self.content) + sum(len(content) for content in self.window_contents)
+        if self.removed_since_copy <= max(live, COPY_AFTER):
+            return
+        self._new_graphs()
+        for graph, content in [(self.graph, self.content), *zip(self.windows, self.window_contents, strict=True)]:
+            for triple in content:
+                graph.add(tuple(self.node_of[term] for term in triple))
+        self.removed_since_copy = 0
+
+    def _take(self, term: str):
+        node = self.node_of.get(term)
+        if node is None:
+            node = nterms.to_rdflib(term)
+            self.node_of[term] = node
+            self.to_input.setdefault(node, term)
+        self.uses[term] = self.uses.get(term, 0) + 1
         return node
 
-    def _update(self, graph, content: set[Triple], triples: Iterable[Triple]) -> set[Triple]:
+    def _release(self, term: str):
+        node = self.node_of[term]
+        left = self.uses[term] - 1
+        if left:
+            self.uses[term] = left
+        else:
+            del self.uses[term], self.node_of[term]
+            if self.to_input.get(node) == term:
+                del self.to_input[node]
+        return node
+
+    def update(self, added: Iterable[Triple], removed: Iterable[Triple], window: int | None = None) -> None:
+        """Add and remove triples in the default graph (``window``: that named window's graph)."""
+        graph = self.graph if window is None else self.windows[window]
+        content = self.content if window is None else self.window_contents[window]
+        for triple in removed:
+            if triple in content:
+                content.discard(triple)
+                graph.remove(tuple(self._release(term) for term in triple))
+                self.removed_since_copy += 1
+        for triple in added:
+            if triple not in content:
+                content.add(triple)
+                graph.add(tuple(self._take(term) for term in triple))
+
+    def _replace(self, content: set[Triple], triples: Iterable[Triple], window: int | None) -> None:
         wanted = set(triples)
-        for s, p, o in content - wanted:
-            graph.remove((self._node(s), self._node(p), self._node(o)))
-        for s, p, o in wanted - content:
-            graph.add((self._node(s), self._node(p), self._node(o)))
-        return wanted
+        self.update(wanted - content, content - wanted, window)
 
     def set_content(self, triples: Iterable[Triple]) -> None:
         """Make the graph hold exactly ``triples``."""
-        self.content = self._update(self.graph, self.content, triples)
+        self._replace(self.content, triples, None)
 
     def set_graphs(self, static: Iterable[Triple], windows: Sequence[Iterable[Triple]]) -> None:
         """Make the default graph hold the static triples and each window's named graph its triples."""
-        self.content = self._update(self.graph, self.content, static)
+        self._replace(self.content, static, None)
         for k, triples in enumerate(windows):
-            self.window_contents[k] = self._update(self.windows[k], self.window_contents[k], triples)
+            self._replace(self.window_contents[k], triples, k)
 
     def answers(self) -> frozenset[Mapping]:
         """M over the current graph: the set of full mappings in the query's variable order."""
+        self._copy_if_due()
         if self.dataset is not None:
             with warnings.catch_warnings():  # rdflib 7's own Dataset.query reads its deprecated default_context
                 warnings.simplefilter("ignore", DeprecationWarning)

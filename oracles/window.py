@@ -1,4 +1,4 @@
-"""The dynamic graph D(τ_i) after every event, computed from the definition in DESIGN.md section 2 and nothing else.
+"""The dynamic graph D(τ_i) after every event, computed from the definition in DESIGN.md section 2 as the stream passes once.
 
 At instant i (just after event i is processed) the window holds:
 
@@ -11,11 +11,18 @@ At instant i (just after event i is processed) the window holds:
 D is obtained by applying the updates of those events in stream order to the empty set (inserting a
 present triple and deleting an absent one change nothing). Deletions are legal only with
 ``unbounded``; timestamps must not decrease.
+
+``PassingWindow`` holds exactly that: the events still in the window and, per triple, how many of their
+updates insert it (a triple seen twice is there once and leaves with its last occurrence), never an
+event that has left, so a pass over a stream of any length holds the window, as an engine does. It
+notes which triples crossed in or out since it was last asked (``changes``), so an oracle's graph
+is updated by difference at the instants it is evaluated.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator
 
 from common.errors import StreamError, WindowError
 from engines.model.stream import DELETE, INSERT, Event, Triple, Window
@@ -28,75 +35,127 @@ def window_start(window: Window, ts: int) -> int | None:
     return ((ts - window.range_ms) // window.slide_ms + 1) * window.slide_ms
 
 
-def check_stream(events: Sequence[Event], window: Window) -> None:
-    """Raise StreamError for decreasing timestamps, unknown operations, or deletions outside ``unbounded``."""
+def check_event(event: Event, window: Window, position: int, previous_ts: int | None) -> None:
+    """Raise StreamError for a timestamp below the previous one, an unknown operation, or a deletion outside ``unbounded``."""
+    if previous_ts is not None and event.ts < previous_ts:
+        raise StreamError(
+            f"event {event.index} (position {position}) has timestamp {event.ts} < previous timestamp {previous_ts}"
+        )
+    for update in event.updates:
+        if update.op == DELETE:
+            if window.kind != "unbounded":
+                raise StreamError(
+                    f"event {event.index} deletes a triple, but deletions are only allowed with an unbounded window "
+                    f"(the query's window is {window.spec()})"
+                )
+        elif update.op != INSERT:
+            raise StreamError(f"event {event.index} has an update with op {update.op!r}; expected +1 or -1")
+
+
+def check_stream(events: Iterable[Event], window: Window) -> None:
+    """Raise StreamError for the first event ``check_event`` refuses (the Spark oracle checks a stream it holds)."""
     previous_ts = None
     for position, event in enumerate(events):
-        if previous_ts is not None and event.ts < previous_ts:
-            raise StreamError(
-                f"event {event.index} (position {position}) has timestamp {event.ts} < previous timestamp {previous_ts}"
-            )
+        check_event(event, window, position, previous_ts)
         previous_ts = event.ts
-        for update in event.updates:
-            if update.op == DELETE:
-                if window.kind != "unbounded":
-                    raise StreamError(
-                        f"event {event.index} deletes a triple, but deletions are only allowed with an unbounded window "
-                        f"(the query's window is {window.spec()})"
-                    )
-            elif update.op != INSERT:
-                raise StreamError(f"event {event.index} has an update with op {update.op!r}; expected +1 or -1")
 
 
-def apply_updates(content: set[Triple], events: Iterable[Event]) -> set[Triple]:
-    """Apply the events' updates in order to ``content`` (in place) and return it."""
-    for event in events:
-        for update in event.updates:
-            if update.op == INSERT:
-                content.add(update.triple)
-            else:
-                content.discard(update.triple)
-    return content
+class PassingWindow:
+    """D(τ) of one window as events are pushed in stream order: the window's events and a count per triple.
+
+    ``stream`` (named windows) keeps out the events of other streams: they only move the window's time."""
+
+    def __init__(self, window: Window, stream: str | None = None) -> None:
+        self.window, self.stream = window, stream
+        self.held: deque[tuple[int, tuple[Triple, ...]]] = deque()  # sliding: (ts, inserted triples) per event in it
+        self.count: dict[Triple, int] = {}
+        self.crossed: dict[Triple, bool] = {}  # triples whose presence may have changed: were they present before
+        self.pushed = 0
+        self.previous_ts: int | None = None
+
+    def push(self, event: Event) -> None:
+        """Process ``event``: D becomes D(τ) just after it."""
+        if self.stream is None:
+            check_event(event, self.window, self.pushed, self.previous_ts)
+        self.pushed += 1
+        self.previous_ts = event.ts
+        kind = self.window.kind
+        entering = self.stream is None or event.stream == self.stream
+        if kind == "unbounded":
+            for update in event.updates:
+                self._set(update.triple, 1 if update.op == INSERT else 0)
+            return
+        triples = tuple(update.triple for update in event.updates) if entering else ()
+        if kind == "event":
+            while self.held:
+                self._leave(self.held.popleft()[1])
+        else:
+            start = window_start(self.window, event.ts)
+            while self.held and self.held[0][0] < start:
+                self._leave(self.held.popleft()[1])
+        if triples:
+            self.held.append((event.ts, triples))
+            for triple in triples:
+                self._add(triple, 1)
+
+    def _leave(self, triples: tuple[Triple, ...]) -> None:
+        for triple in triples:
+            self._add(triple, -1)
+
+    def _add(self, triple: Triple, step: int) -> None:
+        before = self.count.get(triple, 0)
+        self._set(triple, before + step)
+
+    def _set(self, triple: Triple, value: int) -> None:
+        before = self.count.get(triple, 0)
+        if (before > 0) != (value > 0):
+            self.crossed.setdefault(triple, before > 0)
+        if value > 0:
+            self.count[triple] = value
+        elif before:
+            del self.count[triple]
+
+    def content(self) -> frozenset[Triple]:
+        return frozenset(self.count)
+
+    def changes(self) -> tuple[list[Triple], list[Triple]]:
+        """(entered, left): the triples that are in D now and were not when last asked, and the reverse."""
+        entered, left = [], []
+        for triple, was in self.crossed.items():
+            now = triple in self.count
+            if now and not was:
+                entered.append(triple)
+            elif was and not now:
+                left.append(triple)
+        self.crossed.clear()
+        return entered, left
 
 
-def _window_first_position(events: Sequence[Event], window: Window, position: int, first: int) -> int:
-    """The first position in the window at instant ``position``, searching forward from ``first`` (windows only advance)."""
-    if window.kind == "event":
-        return position
-    if window.kind == "unbounded":
-        return 0
-    start = window_start(window, events[position].ts)
-    while events[first].ts < start:
-        first += 1
-    return first
+def _wanted(positions: Iterable[int] | None) -> Iterator[int] | None:
+    return None if positions is None else iter(sorted(set(positions)))
 
 
 def window_contents(
-    events: Sequence[Event], window: Window, positions: Iterable[int] | None = None
+    events: Iterable[Event], window: Window, positions: Iterable[int] | None = None
 ) -> Iterator[tuple[int, frozenset[Triple]]]:
-    """``(position, D)`` after the event at each position (every position, or the given sorted ones)."""
-    events = tuple(events)
-    check_stream(events, window)
-    wanted = range(len(events)) if positions is None else sorted(set(positions))
-    if wanted and (wanted[0] < 0 or wanted[-1] >= len(events)):
-        raise WindowError(f"instant positions must lie in 0..{len(events) - 1}")
-    if window.kind == "unbounded":
-        # Deletions make D depend on all history: maintain it forward instead of replaying from 0 each time.
-        content: set[Triple] = set()
-        applied = 0
-        for position in wanted:
-            apply_updates(content, events[applied : position + 1])
-            applied = position + 1
-            yield position, frozenset(content)
-        return
-    first = 0
-    for position in wanted:
-        first = _window_first_position(events, window, position, first)
-        # Insert-only: D is the set of inserted triples, rebuilt from scratch each instant on purpose.
-        yield position, frozenset(apply_updates(set(), events[first : position + 1]))
+    """``(position, D)`` after the event at each position (every position, or the given ones), in one pass."""
+    wanted = _wanted(positions)
+    target = None if wanted is None else next(wanted, None)
+    if target is not None and target < 0:
+        raise WindowError("instant positions must lie in 0.. the last event's position")
+    state = PassingWindow(window)
+    for position, event in enumerate(events):
+        if wanted is not None and target is None:
+            return
+        state.push(event)
+        if wanted is None or position == target:
+            yield position, state.content()
+            target = None if wanted is None else next(wanted, None)
+    if target is not None:
+        raise WindowError(f"instant positions must lie in 0..{state.pushed - 1}")
 
 
-def dynamic_graph(events: Sequence[Event], window: Window, position: int) -> frozenset[Triple]:
+def dynamic_graph(events: Iterable[Event], window: Window, position: int) -> frozenset[Triple]:
     """D after the event at ``position``."""
     for _, content in window_contents(events, window, [position]):
         return content

@@ -15,9 +15,11 @@ import argparse
 import json
 import re
 import time
+from collections import deque
 from pathlib import Path
 
 from common.errors import ConfigError
+from engines.model.stream import Event, Stream
 from harness.commands.common import add_query_arguments, load_many_inputs, progress_bar
 from harness.oracle_choice import ORACLE_CHOICES, REEVALUATION_LIMIT
 from harness.spark_progress import spark_progress
@@ -37,7 +39,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--oracle", choices=ORACLE_CHOICES, default="auto",
                         help="reference evaluator: rdflib (the reference), plain (the independent second oracle), oxigraph, "
                         "spark (the whole answer history in one Spark job); auto (default): rdflib up to "
-                        f"{REEVALUATION_LIMIT:,} window-triples x checked instants, spark beyond")
+                        f"{REEVALUATION_LIMIT:,} triple-instants (window triples x checked instants, plus the "
+                        "stream's triples), spark beyond, and it says why")
     parser.add_argument("--master", help="Spark master URL for the spark oracle (default local[*])")
     parser.add_argument("--reproducer", type=Path, help="where to write a shrunk failing stream on a mismatch "
                         "(default: results/runs/reproducers/ENGINE-QUERY-TIME)")
@@ -48,12 +51,27 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(handler=run)
 
 
+FIRST_SUFFIX = 64  # events: the shortest suffix of the failing prefix tried first
+
+
+def failing_suffix(stream, end: int, still_fails) -> Stream:
+    """The shortest suffix, doubling from ``FIRST_SUFFIX`` events, of the events up to ``end`` on which ``still_fails``.
+
+    Each try is one pass that keeps its last n events (``deque(maxlen=n)``), so a divergence far into a long
+    stream is shrunk from a suffix near it, and the whole prefix is held only when no shorter suffix fails."""
+    prefix = stream.limited(end + 1)
+    length = FIRST_SUFFIX
+    while True:
+        held = deque(prefix.events, maxlen=length)
+        candidate = Stream(events=tuple(Event(i, e.ts, e.updates, e.stream) for i, e in enumerate(held)),
+                           static=stream.static, schema=stream.schema, provenance=stream.provenance)
+        if len(held) < length or still_fails(candidate):
+            return candidate
+        length *= 2
+
+
 def _reproduce(args, query, stream, result) -> str:
     from harness.reproduce import shrink, write_reproducer
-
-    first = result.first
-    # the events up to the first divergence, in memory: shrinking tries many sub-sequences of them
-    prefix = stream.limited(first.event_index + 1).materialise()
 
     # a shrunk stream is small: the Spark oracle's start-up would dominate each of the many candidates
     oracle = "auto" if result.oracle == "spark" else result.oracle
@@ -64,7 +82,8 @@ def _reproduce(args, query, stream, result) -> str:
         except Exception:  # a candidate the engine crashes on still reproduces a bug
             return True
 
-    small = shrink(prefix, still_fails)
+    # shrinking tries many sub-sequences: of a suffix of the events up to the first divergence, held in memory
+    small = shrink(failing_suffix(stream, result.first.event_index, still_fails), still_fails)
     directory = args.reproducer or reproducer_directory(result.engine, query.name, time.strftime("%Y%m%d-%H%M%S"))
     write_reproducer(directory, args.engine, query, small, oracle=oracle)
     return str(directory)
@@ -119,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({
             "engine": result.engine, "query": result.query, "window": result.window, "oracle": result.oracle,
-            "checked": result.checked, "events": result.events, "checkpoints": result.checkpoints,
+            "oracle_reason": result.oracle_reason, "checked": result.checked, "events": result.events, "checkpoints": result.checkpoints,
             "mismatches": result.mismatches, "agrees": result.agrees, "first_divergence": first,
             "reproducer": result.reproducer,
         }))
@@ -127,6 +146,8 @@ def run(args: argparse.Namespace) -> int:
         verdict = "agrees" if result.agrees else f"DISAGREES ({result.mismatches} mismatches)"
         print(f"{result.engine} on {result.query} [{result.window}] {verdict} with the {result.oracle} oracle: "
               f"{result.checkpoints} checkpoints over {result.events} events ({result.checked})")
+        if args.oracle == "auto":
+            print(f"  oracle: {result.oracle_reason}")
         if first:
             print(f"  first divergence at event {first['event']} (ts {first['ts']}, {first['what']}): "
                   f"missing {first['missing'][:5]}, extra {first['extra'][:5]}")
@@ -146,7 +167,8 @@ def run_many(args: argparse.Namespace, queries, stream) -> int:
     agrees = all(result.agrees for result in results)
     if args.json:
         print(json.dumps({"engine": results[0].engine, "agrees": agrees, "queries": [{
-            "query": result.query, "window": result.window, "oracle": result.oracle, "checked": result.checked,
+            "query": result.query, "window": result.window, "oracle": result.oracle,
+            "oracle_reason": result.oracle_reason, "checked": result.checked,
             "events": result.events, "checkpoints": result.checkpoints, "mismatches": result.mismatches,
             "agrees": result.agrees,
             "first_divergence": result.first.as_json(query.variables) if result.first else None,
@@ -157,6 +179,8 @@ def run_many(args: argparse.Namespace, queries, stream) -> int:
         verdict = "agrees" if result.agrees else f"DISAGREES ({result.mismatches} mismatches)"
         print(f"  {result.query} [{result.window}] {verdict} with the {result.oracle} oracle: "
               f"{result.checkpoints} checkpoints over {result.events} events ({result.checked})")
+        if args.oracle == "auto":
+            print(f"    oracle: {result.oracle_reason}")
         if result.first:
             first = result.first.as_json(query.variables)
             print(f"    first divergence at event {first['event']} (ts {first['ts']}, {first['what']}): "

@@ -13,8 +13,9 @@ canonicalised through a bounded ``TermCache``, so a pass holds no dictionary of 
 
 Each pass counts the time it spends reading and decoding (``EventPass.decode_ns``): a timed loop
 subtracts it, since it is the harness's work, not the engine's. ``materialise()`` is the whole
-stream in memory (``Stream``) for what needs it as a sequence (re-evaluating oracles on small
-streams, shrinking a reproducer); ``harness.streams.read_stream`` is exactly that.
+stream in memory (``Stream``) for what needs it as a sequence (tests, tools over small streams; no
+``cgpm verify`` path: its oracles are pushed the events the engine reads); ``harness.streams.read_stream``
+is exactly that.
 """
 
 from __future__ import annotations

@@ -75,3 +75,29 @@ WHERE { WINDOW :w1 { ?x :p ?y } WINDOW :w2 { ?y :q ?z } }""")
     # (the s2 event tied at ts 2 counts at s1's instant too: the estimate never falls short); 1 static triple each
     assert reevaluation_cost(query, merged, list(range(6))) == (2 + 2 + 3 + 3 + 1 + 1) + (0 + 1 + 2 + 2 + 1 + 1) + 6
     assert reevaluation_cost(query, merged.limited(2), [0, 1]) == (2 + 2) + (0 + 1) + 2
+
+
+def test_auto_weighs_the_stream_s_length_and_says_why(monkeypatch):
+    import harness.oracle_choice as module
+    from harness.oracle_choice import oracle_choice
+
+    # an event window checked at 2 instants of 2 triples each: 4 triple-instants, but 600 triples pass through the oracle
+    query, stream = _query("event"), _stream(300, 2)
+    monkeypatch.setattr(module, "REEVALUATION_LIMIT", 500)
+    choice = oracle_choice("auto", query, stream, [0, 299])
+    assert choice.oracle == "spark"
+    assert choice.reason == ("auto chose spark: re-evaluation would handle 604 triple-instants (4 in the window at 2 checked "
+                             "instants, 600 for the stream's triples passing through), over the limit of 500")
+    shorter = _stream(200, 2)
+    assert oracle_choice("auto", query, shorter, [0, 199]).oracle == "rdflib"  # 404: the same checks, a shorter stream
+    assert oracle_choice("plain", query, stream, [0, 299]) == module.OracleChoice("plain", "the plain oracle, as asked")
+
+
+def test_the_checked_instants_by_default_are_the_rule_s():
+    from harness.oracle_choice import oracle_choice
+
+    query, stream = _query("sliding:2:1"), _stream(10, 1)
+    # every 4th of 10 one-triple events under (τ − 2, τ]: the window drops an event from instant 2 on, so all but 1
+    assert "at 9 checked instants" in oracle_choice("auto", query, stream, every=4).reason
+    assert "at 10 checked instants" in oracle_choice("auto", _query("unbounded"), stream).reason
+    assert "at 4 checked instants" in oracle_choice("auto", _query("unbounded"), stream, every=4).reason  # 0, 4, 8 and 9

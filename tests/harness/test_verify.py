@@ -257,16 +257,28 @@ def test_an_engine_that_batches_is_checked_through_its_batches():
 def test_checkpoints_with_every_k_are_the_kth_the_drops_and_the_last():
     stream = sliding_stream()
     count = len(stream.events)
-    assert checkpoints(SLIDING, stream, 1) == list(range(count))
-    assert checkpoints(SLIDING, stream, 4) == sorted({0, 4, 8, count - 1} | DROPS)
-    assert checkpoints(query(Window("event")), stream, 4) == list(range(count))
-    assert checkpoints(UNBOUNDED, deleting_stream(), 4) == [0, 2, 4, 5, 7]
+    assert list(checkpoints(SLIDING, stream, 1)) == list(range(count))
+    assert list(checkpoints(SLIDING, stream, 4)) == sorted({0, 4, 8, count - 1} | DROPS)
+    assert list(checkpoints(query(Window("event")), stream, 4)) == list(range(count))
+    assert list(checkpoints(UNBOUNDED, deleting_stream(), 4)) == [0, 2, 4, 5, 7]
     tumbling = query(Window.tumbling(5))  # instances [0,5), [5,10), [10,15): drops at ts 6 (index 3) and ts 10 (index 5)
-    assert checkpoints(tumbling, stream, 100) == [0, 3, 5, count - 1]
+    assert list(checkpoints(tumbling, stream, 100)) == [0, 3, 5, count - 1]
 
 
 def test_checkpoints_of_an_empty_stream_are_none():
-    assert checkpoints(SLIDING, Stream(()), 4) == [] and checkpoints(SLIDING, Stream(()), 1) == []
+    assert list(checkpoints(SLIDING, Stream(()), 4)) == [] and list(checkpoints(SLIDING, Stream(()), 1)) == []
+
+
+def test_checkpoints_are_a_rule_applied_as_the_stream_passes():
+    # the rule is a generator over the timeline: it yields the first checkpoint before reading the last event
+    from harness.checkpoints import CheckpointRule
+
+    instants = checkpoints(SLIDING, sliding_stream(), 4)
+    assert not isinstance(instants, (list, set, tuple)) and next(instants) == 0
+    rule = CheckpointRule(SLIDING, 4, len(TIMESTAMPS))
+    chosen = [i for i, ts in enumerate(TIMESTAMPS) if rule.checks(i, ts, 1, False)]
+    assert chosen == sorted({0, 4, 8, len(TIMESTAMPS) - 1} | DROPS)
+    assert len(rule.spans[0].held) <= 10  # the distinct timestamps of one 10 ms range, not the stream's
 
 
 def test_the_result_says_which_instants_were_checked():
@@ -278,16 +290,19 @@ def test_the_result_says_which_instants_were_checked():
 @pytest.mark.parametrize(("engine", "asked"), [("reeval", [0, 4, 5, 7, 8, 9, 10]), (LaggingIstream, [0, 3, 4, 5, 6, 7, 8, 9, 10])])
 def test_every_k_asks_the_oracle_only_at_the_checkpoints_and_for_istream_the_instants_before(engine, asked, monkeypatch):
     import harness.verify as module
+    from oracles.evaluate import OracleRun
 
-    calls = []
+    evaluated = []
 
-    def recording(query, stream, *, instants=None, oracle="rdflib"):
-        calls.append(instants)
-        return oracle_answers(query, stream, instants=instants, oracle=oracle)
+    class Recording(OracleRun):
+        def answers(self):
+            if self._answers is None:  # an evaluation, not the cached answers of the same instant
+                evaluated.append(self.window.pushed - 1)
+            return super().answers()
 
-    monkeypatch.setattr(module, "oracle_answers", recording)
+    monkeypatch.setattr(module, "OracleRun", Recording)
     result = verify(engine, SLIDING, sliding_stream(), every=4)
-    assert calls == [asked] and result.checkpoints == 7
+    assert evaluated == asked and result.checkpoints == 7
 
 
 def test_every_k_still_catches_a_fault_that_only_the_window_drop_instants_reveal():
@@ -368,6 +383,7 @@ def test_the_spark_oracle_is_asked_on_one_session_for_the_checkpoints(monkeypatc
     session, calls = object(), []
 
     def spark_oracle(spark, query, stream, instants):
+        instants = list(instants)
         calls.append((spark, query, stream, instants))
         return oracle_answers(query, stream, instants=instants, oracle="rdflib")
 
@@ -376,7 +392,7 @@ def test_the_spark_oracle_is_asked_on_one_session_for_the_checkpoints(monkeypatc
     stream = sliding_stream()
     result = verify("reeval", SLIDING, stream, oracle="spark", every=4)
     assert result.agrees and result.oracle == "spark"
-    assert calls == [(session, SLIDING, stream, checkpoints(SLIDING, stream, 4))]
+    assert calls == [(session, SLIDING, stream, list(checkpoints(SLIDING, stream, 4)))]
 
 
 def test_a_stream_opened_from_disk_goes_to_the_spark_oracle_as_its_directory(monkeypatch, tmp_path):
@@ -389,7 +405,8 @@ def test_a_stream_opened_from_disk_goes_to_the_spark_oracle_as_its_directory(mon
     whole = sliding_stream()
 
     def from_directory(spark, query, stream_dir, instants, *, max_events=None, validate=True, merge_order=None):
-        calls.append((spark, query, stream_dir, list(instants), max_events))
+        instants = list(instants)
+        calls.append((spark, query, stream_dir, instants, max_events))
         return oracle_answers(query, whole, instants=instants, oracle="rdflib")
 
     monkeypatch.setattr(harness.spark, "spark_session", lambda app_name: session)
@@ -398,4 +415,4 @@ def test_a_stream_opened_from_disk_goes_to_the_spark_oracle_as_its_directory(mon
     source = open_stream(directory, batch_rows=2)
     result = verify("reeval", SLIDING, source, oracle="spark", every=4)
     assert result.agrees and result.events == len(whole.events)
-    assert calls == [(session, SLIDING, str(directory), checkpoints(SLIDING, whole, 4), None)]
+    assert calls == [(session, SLIDING, str(directory), list(checkpoints(SLIDING, whole, 4)), None)]
