@@ -21,8 +21,9 @@ from harness.streams.atomic import write_text_atomically
 from harness.streams.counting import count_stream
 from harness.streams.ntriples import read_ntriples, triple_line
 from harness.streams.reader import open_stream
+from harness.streams.turtle_files import import_turtle_files
 
-IMPORT_FORMATS = ("nt-events", "trig")
+IMPORT_FORMATS = ("nt-events", "trig", "turtle-files")
 EXPORT_FORMATS = ("nt-events", "trig", "nt")
 
 
@@ -31,17 +32,20 @@ def add_parser(subparsers) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=type(parser))
 
     importing = actions.add_parser(
-        "import", help="text (nt-events or RSP-QL TriG) -> stream directory",
+        "import", help="text (nt-events, RSP-QL TriG or a directory of Turtle files) -> stream directory",
         description="Make a stream directory from text made elsewhere: nt-events (N-Triples lines grouped into events, "
-        "each opened by an '@ts MILLISECONDS' line; '- ' marks a deletion) or RSP-QL TriG (one named graph per event, "
-        "timestamped by prov:generatedAtTime). --static and --schema ship "
-        "a background graph and an RDFS/OWL schema with it. docs/streams.md gives both formats.")
-    importing.add_argument("file", type=Path, metavar="FILE")
+        "each opened by an '@ts MILLISECONDS' line; '- ' marks a deletion), RSP-QL TriG (one named graph per event, "
+        "timestamped by prov:generatedAtTime) or turtle-files (FILE is a directory of .ttl files, one event each, "
+        "at the last integer of its name times --time-unit ms, as CSRBench ships its stream). --static and --schema "
+        "ship a background graph and an RDFS/OWL schema with it. docs/streams.md gives the formats.")
+    importing.add_argument("file", type=Path, metavar="FILE", help="the text file (a directory for turtle-files)")
     importing.add_argument("--format", required=True, choices=IMPORT_FORMATS)
     importing.add_argument("--out", required=True, type=Path, metavar="DIR")
     importing.add_argument("--static", type=Path, metavar="FILE.nt", help="N-Triples background graph to ship with the stream")
     importing.add_argument("--schema", type=Path, metavar="FILE.nt", help="N-Triples RDFS/OWL schema for entailment")
     importing.add_argument("--overwrite", action="store_true", help="replace an existing stream directory")
+    importing.add_argument("--time-unit", type=int, default=1, metavar="MS",
+                           help="turtle-files: the milliseconds one unit of a file name's number stands for (default 1)")
     importing.set_defaults(handler=run_import)
 
     exporting = actions.add_parser("export", help="stream directory -> text (nt-events, TriG, or N-Triples of its distinct triples)")
@@ -68,8 +72,13 @@ def add_parser(subparsers) -> None:
 def run_import(args: argparse.Namespace) -> int:
     static = read_ntriples(args.static) if args.static else ()
     schema = read_ntriples(args.schema) if args.schema else ()
-    reader = import_trig if args.format == "trig" else import_nt_events
-    stream = reader(args.file, static=static, schema=schema)
+    if args.format == "turtle-files":
+        stream = import_turtle_files(args.file, time_unit=args.time_unit, static=static, schema=schema)
+    else:
+        if args.time_unit != 1:
+            raise ConfigError(f"--time-unit is for --format turtle-files, not {args.format} (its timestamps are in ms)")
+        reader = import_trig if args.format == "trig" else import_nt_events
+        stream = reader(args.file, static=static, schema=schema)
     write_stream(stream, args.out, overwrite=args.overwrite)
     print(f"imported {len(stream.events)} events ({stream.triple_count} updates) from {args.file} into {args.out}")
     return 0
