@@ -18,6 +18,7 @@ accepts, and for each one it refuses, the reason it gives. Nothing there is type
 from __future__ import annotations
 
 import re
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -121,6 +122,12 @@ def engine_parameters(engine: str, root: Path = ROOT) -> dict:
             "nonemptycontent": table["system.policy.nonemptycontent"] == "true",
             "contentchange": table["system.policy.contentchange"] == "true",
             "emptyrelation": table["system.output.emptyrelation"] == "true", "output": sorted(outputs)}
+
+
+def recorded(kind: str, root: Path = ROOT) -> list[dict]:
+    """``answers/recorded.toml``'s ``answer`` entries (each engine's recorded answer file per query, with the commit
+    that last changed it) or ``verdict`` entries (what CSRBench's oracle said of one, with its source)."""
+    return tomllib.loads((root / "answers" / "recorded.toml").read_text(encoding="utf-8"))[kind]
 
 
 def generated_readme_part(root: Path = ROOT) -> str:
