@@ -42,6 +42,8 @@ SPECTRA_CAPABILITIES = Capabilities(
     filters=True,
     output="delta",
     shares=SHARES,
+    # every [o,c) profile: engines.profiled drives the exact views with shifted times and clock events
+    profiles=frozenset({"[o,c)"}),
 )
 
 

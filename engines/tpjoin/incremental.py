@@ -49,6 +49,8 @@ INCREMENTAL_CAPABILITIES = Capabilities(
     output="delta",
     shares=SHARES,
     streams=64,  # named windows: per-window routing (engines.tpjoin.named); no limit of its design
+    # every [o,c) profile: engines.profiled drives the exact views with shifted times and clock events
+    profiles=frozenset({"[o,c)"}),
 )
 
 

@@ -17,8 +17,9 @@ from harness.streams.ntriples import read_ntriples, triple_line
 from harness.streams.parquet_io import write_events
 from harness.streams.reader import open_stream
 from harness.streams.trig import read_trig, trig_lines
+from harness.streams.turtle_files import read_turtle_files
 
-IMPORT_FORMATS = ("nt-events", "trig")
+IMPORT_FORMATS = ("nt-events", "trig", "turtle-files")
 EXPORT_FORMATS = ("nt-events", "trig", "nt")
 
 
@@ -27,17 +28,20 @@ def add_parser(subparsers) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=type(parser))
 
     importing = actions.add_parser(
-        "import", help="text (nt-events or RSP-QL TriG) -> stream directory",
+        "import", help="text (nt-events, RSP-QL TriG or a directory of Turtle files) -> stream directory",
         description="Make a stream directory from text made elsewhere: nt-events (N-Triples lines grouped into events, "
-        "each opened by an '@ts MILLISECONDS' line; '- ' marks a deletion) or RSP-QL TriG (one named graph per event, "
-        "timestamped by prov:generatedAtTime). --static and --schema ship "
-        "a background graph and an RDFS/OWL schema with it. docs/streams.md gives both formats.")
-    importing.add_argument("file", type=Path, metavar="FILE")
+        "each opened by an '@ts MILLISECONDS' line; '- ' marks a deletion), RSP-QL TriG (one named graph per event, "
+        "timestamped by prov:generatedAtTime) or turtle-files (FILE is a directory of .ttl files, one event each, "
+        "at the last integer of its name times --time-unit ms, as CSRBench ships its stream). --static and --schema "
+        "ship a background graph and an RDFS/OWL schema with it. docs/streams.md gives the formats.")
+    importing.add_argument("file", type=Path, metavar="FILE", help="the text file (a directory for turtle-files)")
     importing.add_argument("--format", required=True, choices=IMPORT_FORMATS)
     importing.add_argument("--out", required=True, type=Path, metavar="DIR")
     importing.add_argument("--static", type=Path, metavar="FILE.nt", help="N-Triples background graph to ship with the stream")
     importing.add_argument("--schema", type=Path, metavar="FILE.nt", help="N-Triples RDFS/OWL schema for entailment")
     importing.add_argument("--overwrite", action="store_true", help="replace an existing stream directory")
+    importing.add_argument("--time-unit", type=int, default=1, metavar="MS",
+                           help="turtle-files: the milliseconds one unit of a file name's number stands for (default 1)")
     importing.set_defaults(handler=run_import)
 
     exporting = actions.add_parser("export", help="stream directory -> text (nt-events, TriG, or N-Triples of the graph it builds)")
@@ -64,10 +68,17 @@ def add_parser(subparsers) -> None:
 def run_import(args: argparse.Namespace) -> int:
     static = read_ntriples(args.static) if args.static else ()
     schema = read_ntriples(args.schema) if args.schema else ()
-    events = read_trig(args.file) if args.format == "trig" else read_nt_events(args.file)
+    provenance = {"imported_from": str(args.file), "import_format": args.format}
+    if args.format == "turtle-files":
+        events = read_turtle_files(args.file, time_unit=args.time_unit)
+        provenance["time_unit_ms"] = args.time_unit
+    elif args.time_unit != 1:
+        raise ConfigError(f"--time-unit is for --format turtle-files, not {args.format} (its timestamps are in ms)")
+    else:
+        events = read_trig(args.file) if args.format == "trig" else read_nt_events(args.file)
     # the events are parsed as they are written, a row group at a time: the import holds one, never the stream
     written = write_events(events, args.out, static=static, schema=schema, overwrite=args.overwrite,
-                           provenance={"imported_from": str(args.file), "import_format": args.format})
+                           provenance=provenance)
     print(f"imported {written.events} events ({written.updates} updates) from {args.file} into {args.out}")
     return 0
 

@@ -72,7 +72,8 @@ def ms_to_datetime(ms: int) -> str | None:
 _IRI_FORBIDDEN = re.compile(r'[\x00-\x20<>"{}|^`\\]')
 
 
-def _term(node) -> str:
+def oxigraph_term(node) -> str:
+    """A pyoxigraph term in this project's N-Triples spelling, checked by engines.model.terms."""
     if isinstance(node, ox.NamedNode):
         return parse_term("<" + _IRI_FORBIDDEN.sub(lambda match: f"\\u{ord(match.group(0)):04X}", node.value) + ">")
     if isinstance(node, ox.BlankNode):
@@ -95,7 +96,7 @@ def _timestamp(graph: str, value, source: str) -> int:
             return int(value.value)
         raise ValueError(f"datatype <{datatype}> is neither xsd:dateTime nor an xsd integer type")
     except ValueError as error:
-        raise StreamError(f"{source}: bad timestamp {_term(value)} for graph {graph}: {error}") from None
+        raise StreamError(f"{source}: bad timestamp {oxigraph_term(value)} for graph {graph}: {error}") from None
 
 
 def _quads(path: Path) -> Iterator:
@@ -157,7 +158,7 @@ def _timestamps(path: Path) -> tuple[dict[str, int], bool]:
         if isinstance(quad.graph_name, ox.DefaultGraph):
             default_graph_triples += 1
             if quad.predicate.value in (PROV_GENERATED_AT, TIMESTAMP_MS) and not isinstance(quad.subject, ox.Literal):
-                graph = _term(quad.subject)
+                graph = oxigraph_term(quad.subject)
                 ts = _timestamp(graph, quad.object, str(path))
                 if timestamps.setdefault(graph, ts) != ts:
                     raise StreamError(f"{path}: graph {graph} has two timestamps, {timestamps[graph]} and {ts}")
@@ -181,12 +182,12 @@ def _graph_triples(path: Path, reopens: bool) -> Iterator[tuple[str, Update]]:
     for quad in _quads(path):
         if isinstance(quad.graph_name, ox.DefaultGraph):
             continue
-        graph = _term(quad.graph_name)
+        graph = oxigraph_term(quad.graph_name)
         if graph != current:
             current = graph
             number = numbers.setdefault(graph, len(numbers)) if reopens else number + 1
         try:
-            triple = check_triple(_term(quad.subject), _term(quad.predicate), _term(quad.object))
+            triple = check_triple(oxigraph_term(quad.subject), oxigraph_term(quad.predicate), oxigraph_term(quad.object))
         except TermError as error:
             raise TermError(f"{path}: graph {graph} (event {number}): {error}") from None
         yield graph, Update(INSERT, *triple)

@@ -30,9 +30,10 @@ def _run(capsys, *argv):
 
 def test_the_trace_has_one_line_per_report_of_the_oracles_stream(tmp_path, capsys):
     stream, query_file = _inputs(tmp_path)
-    for name, key in (("csparql", "relation"), ("cqels", "added")):
-        out = tmp_path / f"{name}.jsonl"
-        code, printed, _ = _run(capsys, "run", "--engine", "reeval", "--stream", str(tmp_path / "stream"),
+    for engine, name, key in (("reeval", "csparql", "relation"), ("tpjoin-lazy", "cqels", "added"),
+                              ("spectra", "csparql", "relation")):
+        out = tmp_path / f"{engine}-{name}.jsonl"
+        code, printed, _ = _run(capsys, "run", "--engine", engine, "--stream", str(tmp_path / "stream"),
                                 "--query", str(query_file), "--semantics", name, "--trace", str(out))
         assert code == 0 and f"under {name}" in printed
         lines = [json.loads(line) for line in out.read_text().splitlines()]
@@ -62,7 +63,7 @@ def test_cgpm_reports_are_the_delta_trace_with_windows(tmp_path, capsys):
 def test_an_unsupported_profile_is_one_line_and_exit_2(tmp_path, capsys):
     _, query_file = _inputs(tmp_path)
     base = ["run", "--stream", str(tmp_path / "stream"), "--query", str(query_file), "--semantics"]
-    code, _, err = _run(capsys, *base, "csparql", "--engine", "tpjoin-lazy")
+    code, _, err = _run(capsys, *base, "csparql", "--engine", "delta")
     assert code == 2 and "does not support the semantics profile csparql" in err and err.count("\n") == 1
     code, _, err = _run(capsys, *base, "nosuch", "--engine", "reeval")
     assert code == 2 and "unknown profile 'nosuch'" in err and err.count("\n") == 1
