@@ -9,8 +9,13 @@ directory comes first on ``sys.path``, so it imports that checkout: the script c
 whole process, imports and decoding included) and the engine's own figure as the run prints it (``wall_s``, the
 timed loop's wall time; ``decode_s`` where the commit measures it apart). Nothing is subtracted: to tell the
 engine from the harness, run a reference engine beside it (``--engine scan``): a move that shows on both is the
-harness's. ``--gc`` adds the CPU time spent in CPython's cyclic collector (``gc.callbacks``), the share of a run
-that depends on how many objects the harness holds, not on the engine's work alone.
+harness's. ``--gc`` adds the engine's own CPU time (``engine_cpu_s``: inside its per-event ``push``, so decoding
+and the harness's loop stay out, whatever the commit's reader), the cyclic collector's share of it
+(``engine_gc_s``) and of the whole process (``gc_s``, ``gc.callbacks``): a collection's cost grows with every object
+alive, the harness's too. ``--freeze`` takes what is alive when the engine is built out of the collector's reach
+(``gc.freeze``), so that a commit whose harness holds the whole stream (before the streaming reader) and one that
+reads it batch by batch charge the engine's collections alike; ``--collector-off`` then disables the collector from
+the engine's build on, which leaves the engine's work without it (a layout that makes fewer objects wins nothing).
 
 Ratios are run/base per pair; the interval is the t-interval of the mean log ratio (a geometric mean ratio), the
 p-value the paired t-test of ``harness.bench.significance``, and the median ratio is given beside them. Both
@@ -18,7 +23,7 @@ commits must agree on the answers (added and removed over the stream), else the 
 
     taskset -c 0 python -m benchmarks.diagnostics.bisect_engine --base c911e74 --run integ --engine sparkwave \\
         --engine scan --stream /tmp/bsbm-1000-leaf --query generators/bsbm/queries/P1_offer_type.rq \\
-        --window sliding:100s:1s --entailment rdfs --pairs 7 --core 1 --gc
+        --window sliding:100s:1s --entailment rdfs --pairs 7 --core 1 --freeze
 """
 
 from __future__ import annotations
@@ -36,23 +41,56 @@ from scipy import stats
 
 from harness.bench import significance
 
-# Run inside the checkout under test: its harness, with the collector's CPU time kept and the module's origin told.
-_WITH_GC = """
+# Run inside the checkout under test (its own harness, the origin told back). The engine that build_engine returns
+# has its per-event push timed (CPU time inside push, and of that the cyclic collector's), so decoding and the
+# harness's loop stay out; with FREEZE, what is alive when the engine is built (the stream, at a commit that reads
+# it whole) leaves the collector's reach, so that a harness holding the stream does not make the engine's
+# collections dearer. An engine that batches (feed) is not timed: its calls interleave with the reading.
+_PROBED = """
 import atexit, gc, json, runpy, sys, time
-spent, started = [0.0, 0], [0.0]
-def timed(phase, info):
+import harness.engines_setup as setup
+clock = time.process_time
+spent = {"engine_cpu_s": 0.0, "engine_gc_s": 0.0, "gc_s": 0.0}
+state = {"inside": False, "started": 0.0}
+def collected(phase, info):
     if phase == "start":
-        started[0] = time.process_time()
+        state["started"] = clock()
     else:
-        spent[0] += time.process_time() - started[0]
-        spent[1] += 1
-gc.callbacks.append(timed)
-atexit.register(lambda: print("BISECT " + json.dumps({"gc_s": spent[0], "collections": spent[1],
-                              "harness": sys.modules["harness"].__file__}), file=sys.stderr))
+        took = clock() - state["started"]
+        spent["gc_s"] += took
+        if state["inside"]:
+            spent["engine_gc_s"] += took
+gc.callbacks.append(collected)
+build = setup.build_engine
+def timed_push(push):
+    def one(event):
+        state["inside"], started = True, clock()
+        try:
+            return push(event)
+        finally:
+            spent["engine_cpu_s"] += clock() - started
+            state["inside"] = False
+    return one
+def probed_build(*args, **kwargs):
+    if FREEZE:
+        gc.collect()
+        gc.freeze()
+    if COLLECTOR_OFF:
+        gc.disable()
+    engine = build(*args, **kwargs)
+    if hasattr(engine, "push") and not hasattr(engine, "feed"):
+        engine.push = timed_push(engine.push)
+    else:
+        spent["engine_cpu_s"] = spent["engine_gc_s"] = None
+    return engine
+setup.build_engine = probed_build  # before run_cmd imports it by name
+atexit.register(lambda: print("BISECT " + json.dumps({**spent, "harness": sys.modules["harness"].__file__}),
+                              file=sys.stderr))
 sys.argv[0] = "cgpm"
 runpy.run_module("harness", run_name="__main__", alter_sys=True)
 """
 _ORIGIN = "import harness; print(harness.__file__)"
+FIGURES = ("cpu_s", "wall_s", "engine_cpu_s", "engine_gc_s", "gc_s")
 
 
 def checkout_for(commit: str, scratch: Path, repository: Path, added: list[Path]) -> Path:
@@ -74,9 +112,12 @@ def check_origin(checkout: Path) -> None:
         raise SystemExit(f"bisect_engine: in {checkout}, harness is imported from {origin.stdout.strip()}")
 
 
-def measure(checkout: Path, engine: str, cell: list[str], core: int, with_gc: bool) -> dict:
-    """One fresh ``cgpm run`` of ``engine`` over the cell in ``checkout``: its CPU time, its printed figures."""
-    program = ["-c", _WITH_GC] if with_gc else ["-m", "harness"]
+def measure(checkout: Path, engine: str, cell: list[str], core: int, probe: str | None) -> dict:
+    """One fresh ``cgpm run`` of ``engine`` over the cell in ``checkout``: its CPU time, its printed figures.
+    ``probe``: None (plain ``python -m harness``), ``gc`` (push and the collector timed), ``freeze`` (and the stream
+    frozen) or ``off`` (frozen, and the collector disabled from the engine's build on)."""
+    source = _PROBED.replace("FREEZE", str(probe in ("freeze", "off"))).replace("COLLECTOR_OFF", str(probe == "off"))
+    program = ["-m", "harness"] if probe is None else ["-c", source]
     command = ["taskset", "-c", str(core), sys.executable, *program, "run", "--engine", engine, *cell, "--json"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(command, cwd=checkout, capture_output=True, text=True)
@@ -90,10 +131,10 @@ def measure(checkout: Path, engine: str, cell: list[str], core: int, with_gc: bo
                "answers": (summary["added"], summary["removed"], summary["answers"])}
     for line in done.stderr.splitlines():
         if line.startswith("BISECT "):
-            probe = json.loads(line[len("BISECT "):])
-            if not Path(probe["harness"]).resolve().is_relative_to(checkout.resolve()):
-                raise SystemExit(f"bisect_engine: in {checkout}, harness came from {probe['harness']}")
-            figures["gc_s"] = probe["gc_s"]
+            probed = json.loads(line[len("BISECT "):])
+            if not Path(probed["harness"]).resolve().is_relative_to(checkout.resolve()):
+                raise SystemExit(f"bisect_engine: in {checkout}, harness came from {probed['harness']}")
+            figures.update((key, probed[key]) for key in FIGURES if key in probed)
     return figures
 
 
@@ -122,7 +163,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-events", type=int)
     parser.add_argument("--pairs", type=int, default=5, help="interleaved pairs per engine (at least 3)")
     parser.add_argument("--core", type=int, default=1, help="the core every measurement is pinned to")
-    parser.add_argument("--gc", action="store_true", help="also keep the cyclic collector's CPU time")
+    parser.add_argument("--gc", action="store_true", help="also keep the CPU time inside the engine's push and the collector's")
+    parser.add_argument("--freeze", action="store_true",
+                        help="gc.freeze() what is alive when the engine is built (the whole stream at commits that hold it); implies --gc")
+    parser.add_argument("--collector-off", action="store_true",
+                        help="--freeze, and gc.disable() from the engine's build on: the engine's work without the collector")
     parser.add_argument("--scratch", type=Path, help="where worktrees for commits go (default: a temporary directory)")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of lines")
     args = parser.parse_args(argv)
@@ -140,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
                      "run": checkout_for(args.run, Path(scratch), repository, added)}
             for checkout in sides.values():
                 check_origin(checkout)
-            report = {"base": args.base, "run": args.run, "cell": cell, "core": args.core,
+            report = {"base": args.base, "run": args.run, "cell": cell, "core": args.core, "probe": probe_of(args),
                       "engines": {engine: interleaved(engine, sides, cell, args) for engine in args.engine}}
         finally:
             for target in added:
@@ -150,16 +195,20 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def probe_of(args) -> str | None:
+    return "off" if args.collector_off else "freeze" if args.freeze else "gc" if args.gc else None
+
+
 def interleaved(engine: str, sides: dict, cell: list[str], args) -> dict:
     """``args.pairs`` pairs of one engine, the side that goes first alternating; the figures and their ratios."""
     kept: dict[str, list[dict]] = {"base": [], "run": []}
     for pair in range(args.pairs):
         for side in (("base", "run") if pair % 2 == 0 else ("run", "base")):
-            kept[side].append(measure(sides[side], engine, cell, args.core, args.gc))
+            kept[side].append(measure(sides[side], engine, cell, args.core, probe_of(args)))
             print(f"# {engine} pair {pair + 1} {side}: {kept[side][-1]}", file=sys.stderr)
     answers = {repr(one["answers"]) for side in kept.values() for one in side}
     result = {"same_answers": len(answers) == 1}
-    for figure in ("cpu_s", "wall_s", "gc_s"):
+    for figure in FIGURES:
         if all(one.get(figure) is not None for side in kept.values() for one in side):
             base, run = [one[figure] for one in kept["base"]], [one[figure] for one in kept["run"]]
             result[figure] = {"base_median": round(float(np.median(base)), 4),
@@ -172,7 +221,7 @@ def lines_of(report: dict) -> list[str]:
     for engine, result in report["engines"].items():
         if not result["same_answers"]:
             lines.append(f"{engine}: THE COMMITS' ANSWERS DIFFER: not the same work")
-        for figure in ("cpu_s", "wall_s", "gc_s"):
+        for figure in FIGURES:
             if figure in result:
                 one, ratio = result[figure], result[figure]["run_over_base"]
                 lines.append(f"{engine} {figure}: base {one['base_median']} run {one['run_median']}; ratio median "
