@@ -211,6 +211,8 @@ def interleaved(engine: str, sides: dict, cell: list[str], args) -> dict:
     for figure in FIGURES:
         if all(one.get(figure) is not None for side in kept.values() for one in side):
             base, run = [one[figure] for one in kept["base"]], [one[figure] for one in kept["run"]]
+            if min(base + run) <= 0:
+                continue  # a figure of 0 (no collection with the collector off) has no ratio
             result[figure] = {"base_median": round(float(np.median(base)), 4),
                               "run_median": round(float(np.median(run)), 4), "run_over_base": ratio_summary(base, run)}
     return result
