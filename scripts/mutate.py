@@ -331,6 +331,10 @@ def cmd_quick(args, config) -> int:
     checked = sum(r["checked"] for r in rows.values())
     score = killed / checked if checked else 0.0
     print(f"mutate quick: {killed}/{checked} sampled mutants killed ({score:.0%}; minimum {quick['minimum_score']:.0%})")
+    if checked < len(picked):
+        # an unrun mutant is no evidence either way: the sample must be run whole, so a slow machine fails loudly
+        print(f"mutate quick: {len(picked) - checked} of {len(picked)} sampled mutants not run "
+              f"(time limit {args.time_limit} s reached?)", file=sys.stderr)
     return 0 if checked == len(picked) and score >= quick["minimum_score"] else 1
 
 

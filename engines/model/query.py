@@ -9,6 +9,7 @@ here too, so rdflib only ever sees plain SPARQL.
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -239,6 +240,14 @@ def parse_query(
     The window is ``window`` if given, else the RSP-QL window clause, else a ``# window:`` comment;
     entailment is ``entailment`` if given, else a ``# entailment:`` comment, else ``none``.
     """
+    return _parsed(text, window, entailment, name)
+
+
+# rdflib's SPARQL parser takes some 50-100 ms a query, and one query file is read again and again (every engine of
+# a suite, every cell of a bench, every run of a test); a ContinuousQuery is frozen, of tuples, so one can be shared.
+# A refusal is not cached: it raises again each time.
+@functools.lru_cache(maxsize=1024)
+def _parsed(text: str, window: m.Window | str | None, entailment: str | None, name: str) -> m.ContinuousQuery:
     directives = query_directives(text)
     if entailment is None:
         entailment = directives.get("entailment", "none")
