@@ -114,6 +114,11 @@ def stream_time_unit(root: Path = ROOT) -> int:
     return int(read_properties(root / "config" / "setup.properties")["importer.data.interval"])
 
 
+def oracle_time_unit(root: Path = ROOT) -> int:
+    """The step, in ms, between the origins CSRBench's oracle tries (``system.timeunit``)."""
+    return int(read_properties(root / "config" / "setup.properties")["system.timeunit"])
+
+
 def engine_parameters(engine: str, root: Path = ROOT) -> dict:
     """An engine's parameters as CSRBench's oracle reads them (``Config.getPolicy``, ``getEmtpyRelationOutput``)."""
     table = read_properties(root / "config" / f"{engine}.properties")

@@ -7,6 +7,9 @@ event, so its rate and ETA are the comparison's, not the job's.
 Several ``--query``: one engine holds them all (``harness.verify_many``), each query is checked at
 its own checkpoints, and the verdict has a line per query; a divergence names its query, and
 ``cgpm verify`` with that query alone shrinks a reproducer.
+
+``--semantics PROFILE`` compares reports instead of instants, and ``--answers FILE`` (in place of
+``--engine``) judges a recorded report stream: ``harness.commands.verify_profile``.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from pathlib import Path
 from common.errors import ConfigError
 from engines.model.stream import Event, Stream
 from harness.commands.common import add_query_arguments, load_many_inputs, progress_bar
+from harness.commands.verify_profile import add_profile_arguments, check_profile_arguments, run_under_profile
 from harness.oracle_choice import ORACLE_CHOICES, REEVALUATION_LIMIT
 from harness.spark_progress import spark_progress
 from harness.verify import verify
@@ -32,8 +36,9 @@ def add_parser(subparsers) -> None:
         description="Feed an engine the stream, apply its deltas, and compare its answers with an oracle's "
         "re-evaluation at every instant (or every K-th, plus every instant where the window drops events). Exit 0 "
         "when it agrees, 1 when not, with the first divergence and a shrunk reproducer; exit 2 for bad input.")
-    parser.add_argument("--engine", required=True, help="engine: a name (see cgpm engines), package.module:Class, or an external engine's .toml descriptor")
+    parser.add_argument("--engine", help="engine: a name (see cgpm engines), package.module:Class, or an external engine's .toml descriptor")
     add_query_arguments(parser)
+    add_profile_arguments(parser)
     parser.add_argument("--every", type=int, default=1, metavar="K",
                         help="check every K-th instant plus every instant where the window drops events (default 1)")
     parser.add_argument("--oracle", choices=ORACLE_CHOICES, default="auto",
@@ -120,7 +125,10 @@ class _LazyBar:
 def run(args: argparse.Namespace) -> int:
     if args.every < 1:
         raise ConfigError(f"--every must be at least 1, got {args.every}")
+    check_profile_arguments(args)
     queries, stream = load_many_inputs(args)
+    if args.semantics is not None or args.answers is not None:
+        return run_under_profile(args, queries, stream)
     if args.master:
         from harness.spark import spark_session
 
