@@ -43,7 +43,8 @@ def serve(reference: str, in_fd: int = 0, out_fd: int = 1) -> int:
     engine_cls = resolve(reference)
     # the wire carries one query and no stream IRI, so a served engine takes one query over one stream, whatever it
     # takes in process
-    capabilities = {**engine_cls.capabilities.as_json(), "streams": 1, "shares": ""}
+    # the wire carries deltas, under today's semantics alone (the reports of a profile are the harness's to make)
+    capabilities = {**engine_cls.capabilities.as_json(), "streams": 1, "shares": "", "profiles": ["cgpm"]}
     _write_all(out_fd, json.dumps({"type": "hello", "protocol": 1, "name": engine_cls.name,
                                   "capabilities": capabilities}) + "\n")
     engine = None
