@@ -35,6 +35,8 @@ import sys
 import time
 from pathlib import Path
 
+from harness.bench.update_stream import lubm_triples
+
 QUERY_DIR = Path(__file__).parent / "queries" / "delta-lubm"
 CLASSES = {  # query file -> the class the delta engine must find for it
     "ground": "ground",
@@ -46,21 +48,6 @@ CLASSES = {  # query file -> the class the delta engine must find for it
 DELTA_ENGINES = ("delta", "delta-generic")
 LOAD_BATCH = 20_000
 FRESH_TRIPLES = 450_000  # generated past the prefix: the source of the measured phases' inserts
-
-
-def lubm_triples(count: int, seed: int = 0) -> list[tuple[str, str, str]]:
-    """The first ``count`` distinct triples of LUBM(n, seed), in UBA's order (n as large as needed)."""
-    from generators.lubm.render import sections
-    from generators.lubm.uba import ONTOLOGY, plan_university
-
-    seen: dict = {}
-    university = 0
-    while len(seen) < count:
-        for section in sections(plan_university(university, seed), ONTOLOGY):
-            for triple in section:
-                seen.setdefault(triple, None)
-        university += 1
-    return list(seen)[:count]
 
 
 def measured_phase(deletable: list, fresh: list, count: int, delete_ratio: float, seed: int) -> list[tuple[int, tuple]] | None:

@@ -15,7 +15,6 @@ site show an accepted step as accepted, with its trade-off, instead of as a regr
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -23,6 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from common.errors import ConfigError
+from common.toml_files import read_toml
 
 ACCEPTED_FILE = Path("benchmarks") / "regress-accepted.toml"
 FIELDS = ("commit", "cell", "trade_off", "figure")
@@ -49,12 +49,7 @@ def load_acceptances(path: str | Path | None) -> list[Acceptance]:
     if path is None or not Path(path).is_file():
         return []
     path = Path(path)
-    try:
-        table = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ConfigError(f"cannot read acceptances {path}: {error.strerror or error}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path} is not valid TOML: {error}") from None
+    table = read_toml(path, "acceptances")
     unknown = set(table) - {"accepted"}
     if unknown:
         raise ConfigError(f"unknown key {sorted(unknown)[0]!r} in {path} (known: accepted, a [[accepted]] table each)")

@@ -48,11 +48,11 @@ File shape (every key optional; relative paths are relative to the file's direct
 from __future__ import annotations
 
 import glob
-import tomllib
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 from common.errors import CgpmError, ConfigError
+from common.toml_files import read_toml
 from engines.model.windows import parse_window
 from harness.oracle_choice import ORACLE_CHOICES
 from harness.query_files import check_query_file
@@ -320,14 +320,7 @@ def config_from_table(table: dict, *, base: Path | None = None, where: str = "th
 def load_config(path: str | Path) -> BenchConfig:
     """The defaults updated by the TOML file at ``path``."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ConfigError(f"cannot read configuration {path}: {error.strerror or error}") from None
-    try:
-        table = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path} is not valid TOML: {error}") from None
+    table = read_toml(path, "configuration")
     return config_from_table(table, base=path.resolve().parent, where=str(path))
 
 

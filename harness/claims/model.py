@@ -40,11 +40,11 @@ from __future__ import annotations
 
 import itertools
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from common.errors import ConfigError
+from common.toml_files import read_toml
 from harness.claims.paper_numbers import PaperNumber, agrees, parse_paper_numbers
 
 PAPERS = ("spectra", "sparkwave", "tpjoin", "delta")
@@ -136,16 +136,6 @@ def _float(text: str, where: str) -> float:
         return float(text)
     except ValueError:
         raise ConfigError(f"{where}: {text!r} is not a number") from None
-
-
-def read_toml(path: Path, what: str) -> dict:
-    """The TOML table of ``path``; an unreadable or malformed file is a one-line ConfigError naming it."""
-    try:
-        return tomllib.loads(path.read_text())
-    except OSError as error:
-        raise ConfigError(f"cannot read {what} {path}: {error.strerror}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: not valid TOML: {error}") from None
 
 
 def load_experiment(path: str | Path) -> Experiment:

@@ -17,7 +17,8 @@ from pathlib import Path
 import pandas as pd
 
 from common.errors import ConfigError
-from harness.claims.model import PAPERS, read_toml
+from common.toml_files import read_toml
+from harness.claims.model import PAPERS
 from harness.claims.published import load_cells
 from harness.claims.render import number
 

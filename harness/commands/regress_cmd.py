@@ -111,16 +111,10 @@ def _run_suite(args: argparse.Namespace):
 
 def _make_update_streams(config: Path) -> None:
     """The suite's insert/delete stream, made where a workload of ``config`` reads it (no generator makes one)."""
-    import tomllib
-
+    from common.toml_files import read_toml
     from harness.bench import update_stream
 
-    try:
-        table = tomllib.loads(config.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ConfigError(f"cannot read configuration {config}: {error.strerror or error}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{config} is not valid TOML: {error}") from None
+    table = read_toml(config, "configuration")
     for workload in table.get("workloads", []):
         stream = workload.get("stream") if isinstance(workload, dict) else None
         if isinstance(stream, str) and Path(stream).name == update_stream.NAME:
