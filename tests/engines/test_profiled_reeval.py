@@ -98,3 +98,11 @@ def test_profiles_reeval_cannot_apply_are_refused_by_name():
     with pytest.raises(EngineError, match="profile cqels on an event window"):
         check_profile(ReevalEngine, event, load_profile("cqels"))
     check_profile(ReevalEngine, event, load_profile("cgpm"))
+
+
+@pytest.mark.parametrize("profile", [p for p in named_profiles().values() if p.bounds == "[o,c)"], ids=lambda p: p.name)
+@pytest.mark.parametrize("check", DISTINCT_CHECKS, ids=lambda check: check.name)
+def test_the_rdflib_and_plain_oracles_give_one_report_stream_under_every_profile(check, profile):
+    """The two re-evaluating oracles are independent evaluators: under each profile their reports are equal."""
+    query, stream = _query(check), check.stream()
+    assert expected_reports(query, stream, profile, oracle="rdflib") == expected_reports(query, stream, profile, oracle="plain")
