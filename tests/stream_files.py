@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from harness.streams.event_index import EventIndex
 
 
 def split_events(directory: Path, cuts: list[int], group_rows: int = 3) -> pa.Table:
@@ -19,3 +22,10 @@ def split_events(directory: Path, cuts: list[int], group_rows: int = 3) -> pa.Ta
     for number, (start, end) in enumerate(zip(bounds, bounds[1:])):
         pq.write_table(table.slice(start, end - start), events / f"part-{number:05d}.parquet", row_group_size=group_rows)
     return table
+
+
+def joined(pieces) -> EventIndex:
+    """A stream's index pieces (``index_chunks``) joined into one, to compare with the events (no command joins them)."""
+    pieces = list(pieces)
+    return EventIndex(*(np.concatenate([getattr(piece, column) for piece in pieces] or [np.zeros(0, dtype)])
+                        for column, dtype in (("ts", np.int64), ("sizes", np.int64), ("deletes", bool))))

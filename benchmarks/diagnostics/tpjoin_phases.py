@@ -123,8 +123,8 @@ def main(argv=None) -> None:
     for stream_path in args.stream:
         # read as each pass goes (a paper-scale stream of 45M triples would not fit as Python objects)
         stream = open_stream(stream_path, max_events=args.max_events or None)
-        index = stream.index()
-        n_events, n_triples = index.events, index.triples
+        facts = stream.facts()
+        n_events, n_triples = facts.events, facts.triples
         for query_path in args.query:
             query = load_query(query_path, window=args.window)
             for engine_name in engines:

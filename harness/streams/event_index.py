@@ -6,8 +6,8 @@ rate) is a scan of ``event``, ``ts`` and ``op``, in pieces of whole events, one 
 (``index_chunks``). A bench cell folds the pieces as they come: ``TimelineFacts`` (a few numbers)
 and a scan that stops at the event it looks for, counting the rows before it (``first_event_where``), so it holds
 O(batch) of the timeline, and so does a merge of several streams (``harness.streams.merged_index``
-merges their pieces). ``scan_index`` keeps the pieces whole, 17 bytes an event, for what asks for
-every event's time at once.
+merges their pieces). Nothing on a command path joins the pieces of a stream read from disk into one index
+(it would be 17 bytes an event): only a stream already in memory has one (``timeline_of``).
 The scan trusts the rows; the pass that feeds the engine checks them.
 """
 from __future__ import annotations
@@ -88,22 +88,8 @@ def index_chunks(files: list[Path], batch_rows: int, max_events: int | None = No
         yield EventIndex(np.array([held[1]], np.int64), np.array([held[2]], np.int64), np.array([held[3]], bool))
 
 
-def scan_index(files: list[Path], batch_rows: int, max_events: int | None = None) -> EventIndex:
-    """The index of the events in ``files`` (the first ``max_events`` of them when given), whole."""
-    pieces = list(index_chunks(files, batch_rows, max_events))
-    return EventIndex(_joined([piece.ts for piece in pieces], np.int64), _joined([piece.sizes for piece in pieces], np.int64),
-                      _joined([piece.deletes for piece in pieces], bool))
-
-
-def _joined(parts: list[np.ndarray], dtype) -> np.ndarray:
-    return np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype)
-
-
 def timeline_of(stream) -> EventIndex:
-    """The index of a stream in memory (from its events) or of a ``OpenStream`` (its column scan)."""
-    index = getattr(stream, "index", None)
-    if index is not None:
-        return index()
+    """The index of a stream held in memory, from its events (a stream read from disk gives ``timeline_chunks``)."""
     events = stream.events
     return EventIndex(
         np.fromiter((event.ts for event in events), dtype=np.int64, count=len(events)),

@@ -18,8 +18,6 @@ import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from engines.model.stream import Event, Stream
 from harness.streams.event_index import EventIndex, TimelineFacts, timeline_chunks
 from harness.streams.merged_index import MergedPiece, facts_and_counts, merged_pieces
@@ -86,7 +84,6 @@ class MergedStream:
     max_events: int | None = None
 
     def __post_init__(self) -> None:
-        self._index: EventIndex | None = None
         self._facts: TimelineFacts | None = None
         self._counts: dict[str, int] = {}
 
@@ -132,14 +129,6 @@ class MergedStream:
             self._facts, counts = facts_and_counts(self._pieces(), len(self.sources))
             self._counts = {iri: count for (iri, _), count in zip(self.sources, counts)}
         return self._facts
-
-    def index(self) -> EventIndex:
-        """The merged index whole (17 bytes an instant), for what asks for every instant's time at once; cached."""
-        if self._index is None:
-            pieces = list(self.index_chunks())
-            self._index = EventIndex(*(np.concatenate([getattr(piece, column) for piece in pieces] or [np.zeros(0, dtype)])
-                                       for column, dtype in (("ts", np.int64), ("sizes", np.int64), ("deletes", bool))))
-        return self._index
 
     def source_counts(self) -> dict[str, int]:
         """How many events of each source (by IRI) the merge's instants hold: all of them unless ``max_events`` cuts it."""

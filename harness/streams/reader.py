@@ -33,7 +33,7 @@ import pyarrow.parquet as pq
 from common.errors import StreamError
 from engines.model.stream import Event, Stream, Window
 from harness.streams import layout
-from harness.streams.event_index import STREAMING_READ, EventIndex, TimelineFacts, index_chunks, scan_index
+from harness.streams.event_index import STREAMING_READ, EventIndex, TimelineFacts, index_chunks
 from harness.streams.ntriples import read_ntriples
 from harness.streams.remote import local_stream_path
 from harness.streams.table import TermCache, check_column_types, check_rows, events_from_rows
@@ -213,25 +213,16 @@ class OpenStream:
     window: Window | None = None
 
     def __post_init__(self) -> None:
-        self._index: EventIndex | None = None
         self._facts: TimelineFacts | None = None
 
     @property
     def events(self) -> StreamEvents:
         return StreamEvents(self, self.window)
 
-    def index(self) -> EventIndex:
-        """Timestamps, sizes and deletions per event, from a scan of the integer columns (no term is decoded); cached.
-
-        17 bytes an event: what needs the whole timeline (verification's checkpoints) asks for it; a bench
-        cell reads ``facts()`` and ``index_chunks()`` instead."""
-        if self._index is None:
-            self._index = scan_index(self.files, self.batch_rows, self.max_events)
-        return self._index
-
     def index_chunks(self) -> Iterable[EventIndex]:
-        """The index in pieces of whole events, scanned batch by batch (or the cached index, whole)."""
-        return [self._index] if self._index is not None else index_chunks(self.files, self.batch_rows, self.max_events)
+        """Timestamps, sizes and deletions per event in pieces of whole events, scanned batch by batch from the integer
+        columns (no term decoded): never joined whole, which would be 17 bytes an event."""
+        return index_chunks(self.files, self.batch_rows, self.max_events)
 
     def facts(self) -> TimelineFacts:
         """Events, triples, deletions, first and last timestamps, from one scan in O(batch); cached."""
@@ -241,7 +232,7 @@ class OpenStream:
 
     @property
     def has_deletions(self) -> bool:
-        if self._facts is None and self._index is None and not _may_delete(self.files):
+        if self._facts is None and not _may_delete(self.files):
             return False
         return self.facts().has_deletions
 

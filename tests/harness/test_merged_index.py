@@ -10,6 +10,7 @@ from engines.model.stream import Event, Stream, Update
 from harness.streams.event_index import EventIndex
 from harness.streams.merged import MergedStream, merge_events
 from harness.streams.merged_index import merged_pieces
+from tests.stream_files import joined
 
 # Per source: non-decreasing timestamps from a few values (so ties across sources are common), each with a size
 _SOURCE = st.lists(st.tuples(st.integers(0, 3), st.integers(1, 3)), max_size=12).map(
@@ -38,7 +39,7 @@ def test_the_merged_index_is_the_events_merge_in_pieces(sources, cut, max_events
     streams = [(f"http://ex/s{rank}", _stream(events, rank)) for rank, events in enumerate(sources)]
     expected = list(merge_events([(iri, stream.events) for iri, stream in streams]))[:max_events]
     merged = MergedStream(tuple(streams), max_events)
-    whole = merged.index()
+    whole = joined(merged.index_chunks())
     assert whole.ts.tolist() == [event.ts for event in expected]
     assert whole.sizes.tolist() == [len(event.updates) for event in expected]
     assert whole.deletes.tolist() == [any(update.op < 0 for update in event.updates) for event in expected]

@@ -23,7 +23,7 @@ from harness.streams.event_index import TimelineFacts, timeline_of
 from harness.streams.reader import open_stream
 from harness.streams.table import TermCache
 from tests.strategies import streams
-from tests.stream_files import split_events
+from tests.stream_files import joined, split_events
 
 S, P, OBJ = "<http://ex.org/s>", "<http://ex.org/p>", "<http://ex.org/o>"
 SCHEMA = pa.schema([("event", pa.int64()), ("ts", pa.int64()), ("op", pa.int8()),
@@ -46,10 +46,9 @@ def test_a_pass_in_batches_gives_the_events_of_a_whole_read(tmp_path_factory, st
         rows = None if fill is None else sum(len(event.updates) for event in expected[:fill])
         assert fill_point(source, window) == (None if fill is None else FillPoint(fill, rows))
         assert retained_triples(source, window) == retained_triples(cut, window)  # counted from rows, and from events
-    assert source._index is None
     assert tuple(source.events) == expected
     assert tuple(source.events) == expected  # a second pass reads the stream again
-    index = source.index()
+    index = joined(source.index_chunks())
     assert index.ts.tolist() == [event.ts for event in expected]
     assert index.sizes.tolist() == [len(event.updates) for event in expected]
     assert index.deletes.tolist() == [any(u.op < 0 for u in event.updates) for event in expected]
@@ -97,7 +96,7 @@ def test_a_deletion_under_a_bounded_window_is_refused_when_its_event_is_reached(
 def test_has_deletions_is_read_from_the_statistics_without_a_scan(tmp_path):
     source = open_stream(_bad_stream(tmp_path, 0))
     assert not source.has_deletions
-    assert source._index is None  # the Parquet statistics sufficed
+    assert source._facts is None  # the Parquet statistics sufficed: no scan
 
 
 def test_run_stops_at_a_bad_row_halfway_with_one_line_and_leaves_no_trace_file(tmp_path, capsys):
@@ -162,7 +161,7 @@ def test_a_pass_holds_a_batch_not_the_stream(tmp_path):
 def test_the_timeline_of_a_source_and_of_its_events_agree(tmp_path):
     directory = _big_stream(tmp_path, 3_000)
     source = open_stream(directory, batch_rows=77)
-    from_source, from_events = source.index(), timeline_of(source.materialise())
+    from_source, from_events = joined(source.index_chunks()), timeline_of(source.materialise())
     assert np.array_equal(from_source.ts, from_events.ts) and np.array_equal(from_source.sizes, from_events.sizes)
 
 
