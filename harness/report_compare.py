@@ -6,7 +6,9 @@ their rows count, as in CSRBench's oracle) and its rows per key (``relation``, `
 ``removed``), each a ``Counter`` of projected rows. A row's terms are compared through a *term key*:
 the N-Triples term itself, or for CSRBench numeric literals their value (``numeric_key``).
 
-``compare`` checks a whole stream (``match = "all"``) or a contiguous run of the expected stream
+``compare`` checks a whole stream (``match = "all"``, by a ``RunningComparison``, which also compares two
+streams as they are made, holding only the reports one side has given and the other not yet) or a
+contiguous run of the expected stream
 (``match = "run"``: CSRBench's ``StreamProcessorOutput.contains``, since a recording starts and stops
 at arbitrary moments) and names the first divergent report: its position, time and window, and per
 key the rows missing from the recording and the extra ones.
@@ -14,7 +16,7 @@ key the rows missing from the recording and the extra ones.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -124,17 +126,50 @@ def _aligned(expected: list[Compared], recorded: list[Compared], start: int, dis
     return len(recorded), None
 
 
+class RunningComparison:
+    """``compare`` with ``match = "all"`` over two report streams fed as they come: the reports one side has given and
+    the other not yet are held, each pair compared as it completes; after the first divergence reports are counted only."""
+
+    def __init__(self, *, distinct: bool, term_key: Callable = lambda term: term) -> None:
+        self.distinct, self.term_key = distinct, term_key
+        self.expected: deque[Compared] = deque()
+        self.recorded: deque[Compared] = deque()
+        self.position = 0  # reports of both sides compared
+        self.counts = [0, 0]
+        self.divergence: ReportDivergence | None = None
+
+    def add(self, expected: Iterable[Compared], recorded: Iterable[Compared]) -> None:
+        """More reports of the oracle (``expected``) and of the engine or recording (``recorded``)."""
+        for side, reports in ((self.expected, expected), (self.recorded, recorded)):
+            for report in reports:
+                self.counts[side is self.recorded] += 1
+                if self.divergence is None:
+                    side.append(report)
+        while self.divergence is None and self.expected and self.recorded:
+            self.divergence = _differ(self.expected.popleft(), self.recorded.popleft(), self.position, self.distinct,
+                                      self.term_key)
+            self.position += self.divergence is None
+
+    def verdict(self) -> ReportVerdict:
+        """At the end of both streams: a report left on one side is missing from, or extra in, the other."""
+        divergence = self.divergence
+        if divergence is None and self.recorded:
+            report = self.recorded[0]
+            divergence = ReportDivergence(self.position, report.time, report.window, what="extra-report")
+        elif divergence is None and self.expected:
+            report = self.expected[0]
+            divergence = ReportDivergence(self.position, report.time, report.window, what="missing-report")
+        return ReportVerdict(divergence is None, self.counts[0], self.counts[1], divergence=divergence)
+
+
 def compare(expected: list[Compared], recorded: list[Compared], *, distinct: bool, match: str = "all",
             term_key: Callable = lambda term: term) -> ReportVerdict:
     """The verdict on ``recorded`` against the oracle's ``expected`` (module docstring)."""
-    verdict = ReportVerdict(False, len(expected), len(recorded))
     if match == "all":
-        agreed, divergence = _aligned(expected, recorded, 0, distinct, term_key)
-        if divergence is None and agreed < len(expected):
-            last = expected[agreed]
-            divergence = ReportDivergence(agreed, last.time, last.window, what="missing-report")
-        verdict.agrees, verdict.divergence = divergence is None, divergence
-        return verdict
+        running = RunningComparison(distinct=distinct, term_key=term_key)
+        running.add(expected, recorded)
+        return running.verdict()
+    verdict = ReportVerdict(False, len(expected), len(recorded))
     if not recorded:  # an empty recording is a run of any stream, as CSRBench's contains says
         verdict.agrees = True
         return verdict

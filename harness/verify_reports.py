@@ -1,7 +1,9 @@
 """Under a profile, an engine or a recorded answer is correct when its report stream is the oracle's (``oracles.reports``), report by report.
 
 ``verify_engine_reports``: the engine driven under the profile (``engines.profiled``) against the
-oracle's reports; a wrong engine is named at its first divergent report (``harness.report_compare``).
+oracle's reports, both pushed the stream event by event as it is read and compared as they come, so
+verify holds the window, not the stream; a wrong engine is named at its first divergent report
+(``harness.report_compare``).
 
 ``judge_answers``: a recorded report stream (``harness.recorded_reports``) against the oracle's, the
 whole stream or, with ``match = "run"``, a contiguous run of it. With ``t0 = "any"`` the origins
@@ -18,13 +20,13 @@ from pathlib import Path
 
 from common.errors import ConfigError
 from engines.model.semantics import Profile
-from engines.model.stream import ContinuousQuery, Stream
-from engines.profiled import run_profiled
+from engines.model.stream import ContinuousQuery
+from engines.profiled import ProfiledRun
 from harness.engines_setup import build_engine, close_engine, engine_class_for
 from harness.projection import Projection
 from harness.recorded_reports import read_recorded
-from harness.report_compare import ReportVerdict, compare, from_reports, numeric_key
-from oracles.reports import expected_reports
+from harness.report_compare import ReportVerdict, RunningComparison, compare, from_reports, numeric_key
+from oracles.reports import OracleReports, expected_reports
 
 REPORT_ORACLES = ("rdflib", "plain")
 
@@ -52,27 +54,22 @@ def report_oracle(oracle: str) -> str:
     return oracle
 
 
-def _held(stream) -> Stream:
-    """The stream in memory: the report oracle indexes its events (a CSRBench stream is 34 events)."""
-    if isinstance(stream, Stream):
-        return stream
-    return Stream(events=tuple(stream.events), static=stream.static, schema=stream.schema, provenance=stream.provenance)
-
-
 def verify_engine_reports(engine: str | type, query: ContinuousQuery, stream, profile: Profile,
                           oracle: str = "rdflib") -> tuple[str, ProfileVerdict]:
-    """``(the engine's name, its verdict)``: its reports under ``profile`` against the oracle's."""
-    held = _held(stream)
-    engine_cls = engine_class_for(engine, query, held)
-    instance = build_engine(engine_cls, query, held)
+    """``(the engine's name, its verdict)``: its reports under ``profile`` against the oracle's, the stream read once."""
+    engine_cls = engine_class_for(engine, query, stream)
+    instance = build_engine(engine_cls, query, stream)
+    projection = Projection(query)
+    running = RunningComparison(distinct=query.distinct)
     try:
-        reports = run_profiled(instance, query, profile, held.events)
+        run = ProfiledRun(instance, query, profile)
+        expected = OracleReports(query, stream.static, stream.schema, profile, report_oracle(oracle))
+        for event in stream.events:
+            running.add(from_reports(expected.push(event), projection), from_reports(run.push(event), projection))
+        running.add(from_reports(expected.finish(), projection), from_reports(run.finish(), projection))
     finally:
         close_engine(instance)
-    projection = Projection(query)
-    expected = from_reports(expected_reports(query, held, profile, report_oracle(oracle)), projection)
-    verdict = compare(expected, from_reports(reports, projection), distinct=query.distinct)
-    return engine_cls.name, ProfileVerdict(profile.name, verdict, profile.t0)
+    return engine_cls.name, ProfileVerdict(profile.name, running.verdict(), profile.t0)
 
 
 def origins(query: ContinuousQuery, first_t0: int, step: int) -> list[int]:
@@ -88,14 +85,14 @@ def judge_answers(path: Path, form: str, query: ContinuousQuery, stream, profile
                   oracle: str = "rdflib", first_t0: int = 0, t0_step: int = 1000) -> ProfileVerdict:
     """The verdict on the recorded answer at ``path`` (module docstring)."""
     recorded = read_recorded(path, form, query, profile)
-    held, projection = _held(stream), Projection(query)
+    projection = Projection(query)
     # CSRBench compares numeric literals by value; a trace is compared term by term, as our oracles give them
     term_key = numeric_key if form == "csrbench" else (lambda term: term)
     candidates = origins(query, first_t0, t0_step) if profile.t0 == "any" else [profile.t0]
     first: ProfileVerdict | None = None
     for t0 in candidates:
         fixed = replace(profile, t0=t0)
-        expected = from_reports(expected_reports(query, held, fixed, report_oracle(oracle)), projection)
+        expected = from_reports(expected_reports(query, stream, fixed, report_oracle(oracle)), projection)
         verdict = ProfileVerdict(profile.name, compare(expected, recorded, distinct=query.distinct, match=match,
                                                        term_key=term_key), t0)
         first = first or verdict

@@ -20,19 +20,23 @@ window of range ω and slide x, instance k opens at ``o = base + k·x`` and clos
   still is the previous evaluation).
 
 ``event`` and ``unbounded`` windows and queries over several named windows have no instances: only
-``cgpm`` takes them, its reports being the deltas of ``oracles.evaluate.oracle_answers``.
+``cgpm`` takes them, its reports being the deltas of ``oracles.evaluate.OracleRun``.
+
+The stream is pushed event by event (``OracleReports``), so the oracle holds the events some instance
+still to be reported may include, never the stream: the instances asked for only move forward (the
+oldest one holding a tick's time, or the next to close), and what lies before the current one is let go.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Iterable, Iterator
 
 from common.errors import ConfigError
 from engines.model.semantics import Profile, Report
-from engines.model.stream import ContinuousQuery, Mapping, Stream, Triple
-from oracles.evaluate import answers_over_graph, oracle_answers
-from oracles.window import check_stream
+from engines.model.stream import ContinuousQuery, Event, Mapping, Triple
+from oracles.evaluate import OracleRun, answers_over_graph
+from oracles.window import check_event
 
 T0_ANY = "t0 = any is searched only by verify --answers (which origins explain a recorded answer); give an integer t0"
 
@@ -56,34 +60,75 @@ def _is_cgpm(profile: Profile) -> bool:
         "aligned", "[o,c)", "tuple", frozenset({"every-tick"}), True, "delta")
 
 
-def expected_reports(query: ContinuousQuery, stream: Stream, profile: Profile, oracle: str = "rdflib") -> list[Report]:
-    """Every report ``query`` gives over ``stream`` under ``profile``, in order."""
-    reason = profile_refusal(query, profile)
-    if reason is not None:
-        raise ConfigError(reason)
-    if query.named_windows or query.window.kind != "sliding":
-        return list(_cgpm_without_instances(query, stream, oracle))
-    return list(_InstanceReports(query, stream, profile, oracle).reports())
+class OracleReports:
+    """The oracle's reports under a profile, pushed the stream event by event: ``push`` gives the reports each event
+    makes due, ``finish`` those due at the end."""
+
+    def __init__(self, query: ContinuousQuery, static: Iterable[Triple], schema: Iterable[Triple], profile: Profile,
+                 oracle: str = "rdflib") -> None:
+        reason = profile_refusal(query, profile)
+        if reason is not None:
+            raise ConfigError(reason)
+        if query.named_windows or query.window.kind != "sliding":
+            self._run = _DeltaReports(query, static, schema, oracle)
+        else:
+            self._run = _InstanceReports(query, static, schema, profile, oracle)
+
+    def push(self, event: Event) -> list[Report]:
+        return self._run.push(event)
+
+    def finish(self) -> list[Report]:
+        return self._run.finish()
 
 
-def _cgpm_without_instances(query: ContinuousQuery, stream: Stream, oracle: str) -> Iterator[Report]:
-    previous: frozenset[Mapping] = frozenset()
-    for _, ts, answers in oracle_answers(query, stream, oracle=oracle):
-        yield Report(ts, None, added=answers - previous, removed=previous - answers)
-        previous = answers
+def oracle_reports(query: ContinuousQuery, stream, profile: Profile, oracle: str = "rdflib") -> Iterator[Report]:
+    """Every report ``query`` gives over ``stream`` (events read as they pass) under ``profile``, in order."""
+    run = OracleReports(query, stream.static, stream.schema, profile, oracle)
+    for event in stream.events:
+        yield from run.push(event)
+    yield from run.finish()
+
+
+def expected_reports(query: ContinuousQuery, stream, profile: Profile, oracle: str = "rdflib") -> list[Report]:
+    """Every report ``query`` gives over ``stream`` under ``profile``, as a list."""
+    return list(oracle_reports(query, stream, profile, oracle))
+
+
+class _DeltaReports:
+    """``cgpm`` without instances: after every event, the change of M(τ)."""
+
+    def __init__(self, query: ContinuousQuery, static, schema, oracle: str) -> None:
+        self.run = OracleRun(query, static, schema, oracle)
+        self.previous: frozenset[Mapping] = frozenset()
+
+    def push(self, event: Event) -> list[Report]:
+        self.run.push(event)
+        answers = self.run.answers()
+        report = Report(event.ts, None, added=answers - self.previous, removed=self.previous - answers)
+        self.previous = answers
+        return [report]
+
+    def finish(self) -> list[Report]:
+        return []
 
 
 class _InstanceReports:
     """The profile's ticks, candidates and evaluations over one sliding window (module docstring)."""
 
-    def __init__(self, query: ContinuousQuery, stream: Stream, profile: Profile, oracle: str) -> None:
-        check_stream(stream.events, query.window)
-        self.query, self.stream, self.profile, self.oracle = query, stream, profile, oracle
+    def __init__(self, query: ContinuousQuery, static, schema, profile: Profile, oracle: str) -> None:
+        self.query, self.profile, self.oracle = query, profile, oracle
+        self.static, self.schema = frozenset(static), tuple(schema)
         self.range, self.slide = query.window.range_ms, query.window.slide_ms
-        self.times = [event.ts for event in stream.events]
         self.opens_after = 1 if profile.bounds == "(o,c]" else 0  # first included timestamp: o + this
         self.last_offset = self.range - (1 if profile.bounds == "[o,c)" else 0)  # last included: o + this
-        self.relations: dict[frozenset[Triple], frozenset[Mapping]] = {}
+        self.held: deque[tuple[int, tuple[Triple, ...]]] = deque()  # processed events an instance to come may include
+        self.pushed = 0
+        self.last_ts: int | None = None
+        self.next_k: int | None = None  # window-close: the next instance to close
+        self.next_tick: int | None = None  # time:P: the next tick
+        self.previous_graph: frozenset[Triple] = frozenset()
+        self.previous: frozenset[Mapping] = frozenset()
+        self.cached: tuple[frozenset[Triple], frozenset[Mapping]] | None = None  # the last graph evaluated
 
     def opening(self, k: int) -> int:
         return self.profile.base + k * self.slide
@@ -99,73 +144,92 @@ class _InstanceReports:
     def includes(self, k: int, ts: int) -> bool:
         return self.opening(k) + self.opens_after <= ts <= self.last_included(k)
 
-    def ticks(self) -> Iterator[tuple[int, int]]:
-        """``(time, how many events are processed)`` at each tick."""
-        times, tick = self.times, self.profile.tick
-        if tick == "tuple":
-            yield from ((ts, n + 1) for n, ts in enumerate(times))
-        elif tick == "batch":
-            yield from ((ts, n + 1) for n, ts in enumerate(times) if n + 1 == len(times) or times[n + 1] > ts)
-        elif times:
+    def push(self, event: Event) -> list[Report]:
+        check_event(event, self.query.window, self.pushed, self.last_ts)
+        self.pushed += 1
+        reports: list[Report] = []
+        tick = self.profile.tick
+        if self.last_ts is None:
+            self.next_k = self.first_k(event.ts)
             period, base = self.profile.tick_period, self.profile.base
-            time = base - ((base - times[0]) // period) * period  # the first base + n·P at or after the first event
-            while time <= times[-1]:
-                yield time, bisect_right(times, time)
-                time += period
+            if period is not None:  # the first base + n·P at or after the first event
+                self.next_tick = base - ((base - event.ts) // period) * period
+        elif tick == "batch" and event.ts > self.last_ts:
+            reports += self.tick(self.last_ts)
+        reports += self.time_ticks_before(event.ts)
+        self.held.append((event.ts, tuple(update.triple for update in event.updates)))
+        self.last_ts = event.ts
+        if tick == "tuple":
+            reports += self.tick(event.ts)
+        return reports
 
-    def content(self, k: int, processed: int) -> frozenset[Triple]:
-        low = bisect_right(self.times, self.opening(k) + self.opens_after - 1, 0, processed)
-        high = bisect_right(self.times, self.last_included(k), 0, processed)
-        return frozenset(update.triple for event in self.stream.events[low:high] for update in event.updates)
+    def finish(self) -> list[Report]:
+        """The last batch or time ticks, then the window-close flush: each instance left at the first timestamp beyond it."""
+        if self.last_ts is None:
+            return []
+        reports = self.tick(self.last_ts) if self.profile.tick == "batch" else []
+        reports += self.time_ticks_before(self.last_ts + 1)
+        if "window-close" in self.profile.report:
+            # the last instance that includes a timestamp up to the last event's: a clock passing each close reports it
+            last_k = (self.last_ts - self.opens_after - self.profile.base) // self.slide
+            while self.next_k <= last_k:
+                reports += self.candidate(self.last_included(self.next_k) + 1, self.next_k)
+                self.next_k += 1
+        return reports
 
-    def candidates(self) -> Iterator[tuple[int, int, frozenset[Triple]]]:
-        """``(time, k, graph)`` of every candidate, in order."""
-        if not self.times:
-            return
-        if "window-close" not in self.profile.report:
-            for time, processed in self.ticks():
-                k = self.first_k(time)
-                if self.includes(k, time):
-                    yield time, k, self.content(k, processed)
-            return
-        k = self.first_k(self.times[0])
-        # the last instance that includes a timestamp up to the last event's: floor((τ_last - first offset - base) / x)
-        last_k = (self.times[-1] - self.opens_after - self.profile.base) // self.slide
-        for time, processed in self.ticks():
-            while k <= last_k and self.last_included(k) < time:
-                yield time, k, self.content(k, processed)
-                k += 1
-        for flushed in range(k, last_k + 1):  # the flush: a clock passing each close would report it
-            yield self.last_included(flushed) + 1, flushed, self.content(flushed, len(self.times))
+    def time_ticks_before(self, ts: int) -> list[Report]:
+        """The ``time:P`` ticks before ``ts``: every event up to their time has been pushed."""
+        reports: list[Report] = []
+        while self.next_tick is not None and self.next_tick < ts:
+            reports += self.tick(self.next_tick)
+            self.next_tick += self.profile.tick_period
+        return reports
 
-    def holds(self, time: int, graph: frozenset[Triple], previous_graph: frozenset[Triple]) -> bool:
+    def tick(self, time: int) -> list[Report]:
+        if "window-close" in self.profile.report:
+            reports: list[Report] = []
+            # an instance whose last included timestamp lies before the tick is closed: once, with all it includes
+            while self.last_included(self.next_k) < time:
+                reports += self.candidate(time, self.next_k)
+                self.next_k += 1
+            return reports
+        k = self.first_k(time)
+        return self.candidate(time, k) if self.includes(k, time) else []
+
+    def content(self, k: int) -> frozenset[Triple]:
+        """Instance k's triples among the events pushed; the events before it leave (no later candidate is older)."""
+        low, high = self.opening(k) + self.opens_after, self.last_included(k)
+        while self.held and self.held[0][0] < low:
+            self.held.popleft()
+        return frozenset(triple for ts, triples in self.held if ts <= high for triple in triples)
+
+    def candidate(self, time: int, k: int) -> list[Report]:
+        graph = self.content(k)
+        reports = self.evaluate(time, k, graph) if self.holds(time, graph) else []
+        self.previous_graph = graph
+        return reports
+
+    def holds(self, time: int, graph: frozenset[Triple]) -> bool:
         report, period = self.profile.report, self.profile.report_period
-        if "content-change" in report and graph == previous_graph:
+        if "content-change" in report and graph == self.previous_graph:
             return False
         if "non-empty" in report and not graph:
             return False
         return period is None or (time - self.profile.base) % period == 0
 
     def relation(self, graph: frozenset[Triple]) -> frozenset[Mapping]:
-        if graph not in self.relations:
-            self.relations[graph] = answers_over_graph(
-                self.query, graph | frozenset(self.stream.static), self.oracle, self.stream.schema)
-        return self.relations[graph]
+        if self.cached is None or self.cached[0] != graph:
+            self.cached = (graph, answers_over_graph(self.query, graph | self.static, self.oracle, self.schema))
+        return self.cached[1]
 
-    def reports(self) -> Iterator[Report]:
-        previous_graph: frozenset[Triple] = frozenset()
-        previous: frozenset[Mapping] = frozenset()
-        output = self.profile.output
-        for time, k, graph in self.candidates():
-            if self.holds(time, graph, previous_graph):
-                relation = self.relation(graph)
-                report = Report(
-                    time, (self.opening(k), self.opening(k) + self.range),
-                    relation=relation if output == "rstream" else None,
-                    added=relation - previous if output in ("istream", "delta") else None,
-                    removed=previous - relation if output in ("dstream", "delta") else None)
-                previous = relation
-                if self.profile.empty or any((report.relation, report.added, report.removed)):
-                    yield report
-            previous_graph = graph
-
+    def evaluate(self, time: int, k: int, graph: frozenset[Triple]) -> list[Report]:
+        relation, output = self.relation(graph), self.profile.output
+        report = Report(
+            time, (self.opening(k), self.opening(k) + self.range),
+            relation=relation if output == "rstream" else None,
+            added=relation - self.previous if output in ("istream", "delta") else None,
+            removed=self.previous - relation if output in ("dstream", "delta") else None)
+        self.previous = relation
+        if self.profile.empty or any((report.relation, report.added, report.removed)):
+            return [report]
+        return []

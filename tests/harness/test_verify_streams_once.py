@@ -7,16 +7,21 @@ or not (a reproducer is shrunk from a suffix near the divergence), runs through 
 
 from __future__ import annotations
 
+import gc
 import json
 import random
+import tracemalloc
 
 import pytest
 
 from engines.baselines.reeval import ReevalEngine
+from engines.model.query import parse_query
+from engines.model.semantics import load_profile
 from engines.model.stream import INSERT, Delta, Event, Stream, Update
 from harness.streams import write_stream
 from harness.streams.merged import MergedStream
-from harness.streams.reader import EventPass, OpenStream
+from harness.streams.reader import EventPass, OpenStream, open_stream
+from harness.verify_reports import verify_engine_reports
 from tests.harness.test_cli import _run
 
 EX = "http://ex/"
@@ -128,3 +133,29 @@ def test_a_reproducer_is_shrunk_from_a_suffix_near_the_divergence(inputs, capsys
 
     written = open_stream(next(path.parent for path in (inputs / "repro").rglob("stream.json")))
     assert 0 < written.facts().events <= 64  # shrunk from the last 64 events up to the divergence, not all 2001
+
+
+def _peak_bytes(work) -> int:
+    gc.collect()
+    tracemalloc.start()
+    try:
+        work()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_verify_under_a_profile_holds_the_window_not_the_stream(tmp_path):
+    """Engine and oracle reports are made and compared as the stream passes: four times the stream, the same peak."""
+    query, profile = parse_query(QUERY, window="sliding:20:10"), load_profile("csparql")
+    peaks = []
+    for events in (500, 2_000):
+        write_stream(generated(1, events), tmp_path / str(events))
+        stream = open_stream(tmp_path / str(events), batch_rows=256)  # a batch well under the stream
+
+        def verified(stream=stream, events=events):
+            _, verdict = verify_engine_reports("reeval", query, stream, profile, "plain")
+            assert verdict.agrees and verdict.verdict.expected > events // 20, verdict.verdict
+
+        peaks.append(_peak_bytes(verified))
+    assert peaks[1] < 1.3 * peaks[0], peaks
