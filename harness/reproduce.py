@@ -9,12 +9,42 @@ directory, the query, and the exact ``cgpm verify`` command that fails on it alo
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import time
+from collections import deque
 from dataclasses import replace
 from pathlib import Path
 
 from engines.model.stream import ContinuousQuery, Event, Stream
+
+FIRST_SUFFIX = 64  # events: the shortest suffix of the failing prefix tried first
+REPRODUCERS = Path("results/runs/reproducers")
+
+
+def reproducer_directory(engine_name: str, query_name: str, stamp: str) -> Path:
+    """``REPRODUCERS/ENGINE-QUERY-TIME`` named from the engine's own name, never the ``--engine`` argument: a
+    descriptor path (``../engines/x.toml``) or a ``module:Class`` must not put it elsewhere or spell a colon."""
+    def slug(text: str) -> str:
+        return re.sub(r"[^A-Za-z0-9_+-]+", "-", str(text)).strip("-") or "unnamed"
+
+    return REPRODUCERS / f"{slug(engine_name)}-{slug(query_name)}-{stamp}"
+
+
+def failing_suffix(stream, end: int, still_fails) -> Stream:
+    """The shortest suffix, doubling from ``FIRST_SUFFIX`` events, of the events up to ``end`` on which ``still_fails``.
+
+    Each try is one pass that keeps its last n events (``deque(maxlen=n)``), so a divergence far into a long
+    stream is shrunk from a suffix near it, and the whole prefix is held only when no shorter suffix fails."""
+    prefix = stream.limited(end + 1)
+    length = FIRST_SUFFIX
+    while True:
+        held = deque(prefix.events, maxlen=length)
+        candidate = Stream(events=tuple(Event(i, e.ts, e.updates, e.stream) for i, e in enumerate(held)),
+                           static=stream.static, schema=stream.schema, provenance=stream.provenance)
+        if len(held) < length or still_fails(candidate):
+            return candidate
+        length *= 2
 
 
 def _renumber(events: list[Event]) -> tuple[Event, ...]:
@@ -54,7 +84,8 @@ def shrink(stream: Stream, still_fails, *, seconds: float = 30.0) -> Stream:
 
 
 def write_reproducer(
-    directory: Path, engine_name: str, query: ContinuousQuery, stream: Stream, *, oracle: str
+    directory: Path, engine_name: str, query: ContinuousQuery, stream: Stream, *, oracle: str,
+    semantics: str | None = None,
 ) -> str:
     """Write stream, query and command under ``directory``; return the command line."""
     from harness.streams import write_stream
@@ -67,10 +98,12 @@ def write_reproducer(
     command = shlex.join([
         "cgpm", "verify", "--engine", engine_name, "--stream", str(stream_dir), "--query", str(query_path),
         "--window", query.window.spec(), "--entailment", query.entailment, "--oracle", oracle,
+        *(() if semantics is None else ("--semantics", semantics)),
     ])
     (directory / "reproduce.json").write_text(
         json.dumps({"engine": engine_name, "window": query.window.spec(), "entailment": query.entailment,
-                    "oracle": oracle, "events": len(stream.events), "command": command}, indent=2) + "\n",
+                    "oracle": oracle, "semantics": semantics, "events": len(stream.events),
+                    "command": command}, indent=2) + "\n",
         encoding="utf-8",
     )
     return command

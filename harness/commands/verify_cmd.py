@@ -16,13 +16,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import time
-from collections import deque
 from pathlib import Path
 
 from common.errors import ConfigError
-from engines.model.stream import Event, Stream
 from harness.commands.common import add_query_arguments, load_many_inputs, progress_bar
 from harness.commands.verify_profile import add_profile_arguments, check_profile_arguments, run_under_profile
 from harness.oracle_choice import ORACLE_CHOICES, REEVALUATION_LIMIT
@@ -56,27 +53,8 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(handler=run)
 
 
-FIRST_SUFFIX = 64  # events: the shortest suffix of the failing prefix tried first
-
-
-def failing_suffix(stream, end: int, still_fails) -> Stream:
-    """The shortest suffix, doubling from ``FIRST_SUFFIX`` events, of the events up to ``end`` on which ``still_fails``.
-
-    Each try is one pass that keeps its last n events (``deque(maxlen=n)``), so a divergence far into a long
-    stream is shrunk from a suffix near it, and the whole prefix is held only when no shorter suffix fails."""
-    prefix = stream.limited(end + 1)
-    length = FIRST_SUFFIX
-    while True:
-        held = deque(prefix.events, maxlen=length)
-        candidate = Stream(events=tuple(Event(i, e.ts, e.updates, e.stream) for i, e in enumerate(held)),
-                           static=stream.static, schema=stream.schema, provenance=stream.provenance)
-        if len(held) < length or still_fails(candidate):
-            return candidate
-        length *= 2
-
-
 def _reproduce(args, query, stream, result) -> str:
-    from harness.reproduce import shrink, write_reproducer
+    from harness.reproduce import failing_suffix, reproducer_directory, shrink, write_reproducer
 
     # a shrunk stream is small: the Spark oracle's start-up would dominate each of the many candidates
     oracle = "auto" if result.oracle == "spark" else result.oracle
@@ -92,18 +70,6 @@ def _reproduce(args, query, stream, result) -> str:
     directory = args.reproducer or reproducer_directory(result.engine, query.name, time.strftime("%Y%m%d-%H%M%S"))
     write_reproducer(directory, args.engine, query, small, oracle=oracle)
     return str(directory)
-
-
-REPRODUCERS = Path("results/runs/reproducers")
-
-
-def reproducer_directory(engine_name: str, query_name: str, stamp: str) -> Path:
-    """``REPRODUCERS/ENGINE-QUERY-TIME`` named from the engine's own name, never the ``--engine`` argument: a
-    descriptor path (``../engines/x.toml``) or a ``module:Class`` must not put it elsewhere or spell a colon."""
-    def slug(text: str) -> str:
-        return re.sub(r"[^A-Za-z0-9_+-]+", "-", str(text)).strip("-") or "unnamed"
-
-    return REPRODUCERS / f"{slug(engine_name)}-{slug(query_name)}-{stamp}"
 
 
 class _LazyBar:

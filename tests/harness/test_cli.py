@@ -181,7 +181,7 @@ def test_the_reproducer_is_named_from_the_engines_name_inside_results_runs_repro
     """``--engine`` given as ``module:Class`` (or a descriptor path): the directory is the engine's name, not the argument."""
     from engines.baselines.reeval import ReevalEngine
     from engines.model.stream import Delta
-    from harness.commands.verify_cmd import REPRODUCERS, reproducer_directory
+    from harness.reproduce import REPRODUCERS, reproducer_directory
 
     class Forgetful(ReevalEngine):
         name = "forgetful"

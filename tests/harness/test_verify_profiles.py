@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 
 from engines.baselines.reeval import ReevalEngine
 from engines.model.query import parse_query
@@ -146,3 +147,19 @@ def test_csrbench_query_2_under_cqels_is_correct_as_its_oracle_says(tmp_path, ca
                         "--answers", str(CSRBENCH / "answers/cqels-answer-2.json"), "--answers-format", "csrbench",
                         "--match", "run", "--semantics", "cqels", "--json")
     assert code == 0 and json.loads(out)["t0"] == 0
+
+
+def test_a_wrong_engine_under_a_profile_gets_a_shrunk_reproducer_that_fails_alone(tmp_path, capsys):
+    engine = f"{__name__}:DropsOneAnswerEngine"
+    code, out, _ = _cli(capsys, "verify", "--engine", engine, *_files(tmp_path), "--semantics", "csparql", "--json",
+                        "--reproducer", str(tmp_path / "small"))
+    verdict = json.loads(out)
+    assert code == 1 and verdict["reproducer"] == str(tmp_path / "small")
+    written = json.loads((tmp_path / "small" / "reproduce.json").read_text())
+    assert written["semantics"] == "csparql" and 0 < written["events"] < len(CHECK.stream().events)
+    argv = shlex.split(written["command"])
+    assert argv[:2] == ["cgpm", "verify"] and argv[-2:] == ["--semantics", "csparql"]
+    code, out, _ = _cli(capsys, *argv[1:], "--no-reproducer")
+    assert code == 1 and "NOT correct" in out
+    code, out, _ = _cli(capsys, *[("reeval" if word == engine else word) for word in argv[1:]], "--no-reproducer")
+    assert code == 0, out  # the small stream convicts the planted engine, not the profile
