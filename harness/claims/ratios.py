@@ -18,6 +18,8 @@ import pandas as pd
 from harness.bench.memory_floor import over_floor
 
 EXACT, UPPER, NONE = "exact", "upper", "none"
+# the numerator timed out where the denominator finished: at that cell the numerator is behind, whatever the ratio
+NUMERATOR_BEHIND = "the numerator's cell did not finish; the denominator's did"
 BOUND_SLACK = 0.10  # a steady rate this much above the whole pass's is still "no cheaper" (repetition noise)
 
 
@@ -148,6 +150,8 @@ def ratio(numerator_rows: pd.DataFrame, denominator_rows: pd.DataFrame, metric: 
     rate is only bounded above (it timed out)."""
     top_kind, top = side(numerator_rows, metric, timeout_s)
     bottom_kind, bottom = side(denominator_rows, metric, timeout_s)
+    if top_kind == UPPER and bottom_kind == EXACT:
+        return not_shown(NUMERATOR_BEHIND)
     if top_kind != EXACT:
         return not_shown("the numerator's cell did not finish" if top_kind == UPPER else "no numerator rows")
     if bottom_kind == NONE:
@@ -183,15 +187,26 @@ def growth(start_rows: pd.DataFrame, end_rows: pd.DataFrame, metric: str, per_re
 
 def break_even(by_window: dict[int, Statistic]) -> Statistic:
     """The smallest window from which the ratio stays at or above 1 at every larger window (a bound counts: it is
-    a lower bound of a ratio), as a Statistic whose value is that window's range; not shown if it never does."""
-    shown = {window: stat for window, stat in sorted(by_window.items()) if stat.shown}
-    if not shown:
+    a lower bound of a ratio), as a Statistic whose value is that window's range; infinity if it never does.
+
+    A window where the numerator timed out and the denominator finished is one where the numerator is behind: no
+    window below it breaks even. One where neither ratio nor order is known (both timed out, a cell missing) is a
+    gap: a break-even below it would rest on what is not known, so it is not shown."""
+    ordered = sorted(by_window.items())
+    shown = {window: stat for window, stat in ordered if stat.shown}
+    behind = {window for window, stat in ordered if stat.note == NUMERATOR_BEHIND}
+    if not shown and not behind:
         return not_shown("no window with both cells")
-    ahead = [window for window in shown if all(stat.value >= 1.0 for w, stat in shown.items() if w >= window)]
+    unknown = [window for window, stat in ordered if not stat.shown and window not in behind]
+    ahead = [window for window in shown if all(stat.value >= 1.0 for w, stat in shown.items() if w >= window)
+             and not any(w >= window for w in behind)]
+    told = ", ".join(f"{w}: " + ("behind (timed out)" if w in behind else f"{'>= ' if s.bound else ''}{s.value:.2f}")
+                     for w, s in ordered if s.shown or w in behind)
+    if ahead and any(w > ahead[0] for w in unknown):
+        return not_shown(f"ahead from {ahead[0]}, but not known at {[w for w in unknown if w > ahead[0]]}")
     if not ahead:  # a value, not a gap: the break-even never happens, which a bound "<= X" misses
-        return Statistic(float("inf"), None, len(shown), note="never ahead, up to the largest window")
-    return Statistic(float(ahead[0]), None, len(shown), note="windows: " + ", ".join(
-        f"{w}: {'>= ' if s.bound else ''}{s.value:.2f}" for w, s in shown.items()))
+        return Statistic(float("inf"), None, len(shown) + len(behind), note=f"never ahead, up to the largest window ({told})")
+    return Statistic(float(ahead[0]), None, len(shown) + len(behind), note="windows: " + told)
 
 
 def memory_per_triple(engine_rows: pd.DataFrame, baseline_rows: pd.DataFrame, window_triples: float) -> Statistic:

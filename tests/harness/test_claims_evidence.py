@@ -154,6 +154,15 @@ def test_a_break_even_that_happens_is_met(tmp_path):
     assert _judge(tmp_path, rows, BREAK_EVEN).verdict == "met"
 
 
+def test_a_break_even_above_which_the_numerator_times_out_is_missed(tmp_path):
+    rows = [row for window in ("sliding:100:1", "sliding:1000:1")
+            for row in _rows("spectra", FAST, window=window) + _rows("reeval", SLOW, window=window)]
+    rows += _rows("spectra", [None], window="sliding:10000:1", status="timeout", latency_mean_ms=100.0, added=None,
+                  digest=None) + _rows("reeval", SLOW, window="sliding:10000:1")
+    verdict = _judge(tmp_path, rows, BREAK_EVEN)
+    assert verdict.verdict == "missed" and verdict.value == float("inf"), verdict
+
+
 def _bound(tmp_path: Path, steady_over_whole: float, claim: str = RATIO):
     rows = _rows("spectra", FAST, steady_events_per_s=[rate * steady_over_whole for rate in FAST])
     rows += _rows("reeval", [None], status="timeout", latency_mean_ms=100.0, added=None, digest=None)

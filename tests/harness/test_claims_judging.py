@@ -63,6 +63,18 @@ def test_break_even_is_the_first_window_from_which_the_ratio_stays_ahead():
     assert ratios.break_even({100: ratios.Statistic(0.5, None, 5)}).value == float("inf")
 
 
+def test_a_timed_out_numerator_above_a_window_is_behind_there_and_an_unknown_window_is_a_gap():
+    ahead = ratios.Statistic(1.5, None, 5)
+    behind = ratios.not_shown(ratios.NUMERATOR_BEHIND)
+    # the numerator timed out at the largest window where the denominator finished: it never stays ahead
+    assert ratios.break_even({100: ahead, 1000: ahead, 10000: behind}).value == float("inf")
+    assert ratios.break_even({100: behind, 1000: ahead, 10000: ahead}).value == 1000
+    # both timed out at 10000: whether the numerator stays ahead there is not known
+    unknown = ratios.not_shown("the numerator's cell did not finish")
+    assert not ratios.break_even({100: ahead, 1000: ahead, 10000: unknown}).shown
+    assert ratios.break_even({100: unknown, 1000: ahead}).value == 1000
+
+
 def test_memory_per_window_triple_is_the_growth_over_the_baseline_s():
     engine = cell("a", [1.0], rss_growth_bytes=[3_000_000])
     scan = cell("scan", [1.0], rss_growth_bytes=[1_000_000])
