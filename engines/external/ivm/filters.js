@@ -1,0 +1,230 @@
+// FILTERs as the harness evaluates them (engines/model/filters.py and values.py, docs/filters.md), for the forms
+// ivm takes: && || !, = != < > <= >=, BOUND, isIRI/isURI, isBLANK, isLITERAL, isNUMERIC, sameTerm, constants and
+// variables. Numbers keep their exact values (integers as BigInt, decimals as BigInt and scale), so equality
+// and order after promotion agree with the harness's Python. Anything else is refused when the query is
+// compiled (Unsupported, named); comparing xsd:dateTime or xsd:date values, whose partial order ivm does not
+// implement, stops the engine with an error rather than answer differently.
+"use strict";
+
+const XSD = "http://www.w3.org/2001/XMLSchema#";
+const [IRI, BNODE, STRING, LANG, NUMERIC, BOOLEAN, DATETIME, ILL_TYPED, OTHER, DATE] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+const KNOWN_KINDS = new Set([STRING, LANG, NUMERIC, BOOLEAN, DATETIME, DATE]);
+const [INTEGER, DECIMAL, FLOAT, DOUBLE] = [0, 1, 2, 3];
+const big = BigInt;
+const INTEGER_TYPES = new Map(Object.entries({
+  integer: [null, null], nonPositiveInteger: [null, 0n], negativeInteger: [null, -1n],
+  long: [-(2n ** 63n), 2n ** 63n - 1n], int: [-(2n ** 31n), 2n ** 31n - 1n], short: [-(2n ** 15n), 2n ** 15n - 1n],
+  byte: [-(2n ** 7n), 2n ** 7n - 1n], nonNegativeInteger: [0n, null], unsignedLong: [0n, 2n ** 64n - 1n],
+  unsignedInt: [0n, 2n ** 32n - 1n], unsignedShort: [0n, 2n ** 16n - 1n], unsignedByte: [0n, 2n ** 8n - 1n],
+  positiveInteger: [1n, null],
+}).map(([name, bounds]) => [XSD + name, bounds]));
+const INTEGER_RE = /^[+-]?[0-9]+$/;
+const DECIMAL_RE = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/;
+const FLOAT_RE = /^(?:[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|INF)|NaN)$/;
+const BOOLEAN_LEXICAL = new Map([["true", true], ["1", true], ["false", false], ["0", false]]);
+
+class ExprError extends Error {}  // SPARQL's error: the FILTER is false
+class Unsupported extends Error {}  // a form ivm does not evaluate: refused, never answered differently
+
+function unescape(lexical) {
+  return lexical.includes("\\") ? lexical.replace(/\\(.)/g, (_, c) => ({n: "\n", r: "\r"})[c] || c) : lexical;
+}
+
+// A decimal lexical form as [mantissa, scale] (value = mantissa / 10^scale).
+function decimalParts(lexical) {
+  const [whole, fraction = ""] = lexical.replace(/^\+/, "").split(".");
+  const sign = whole.startsWith("-") ? -1n : 1n;
+  const digits = whole.replace("-", "") + fraction;
+  return [sign * big(digits || "0"), fraction.length];
+}
+
+function floatValue(lexical, rank) {
+  const text = lexical.replace(/^\+/, "");
+  const number = text === "INF" ? Infinity : text === "-INF" ? -Infinity : Number(text);
+  return rank === FLOAT ? Math.fround(number) : number;
+}
+
+function literalValue(term) {
+  const close = term.lastIndexOf('"');
+  const lexical = term.slice(1, close), rest = term.slice(close + 1);
+  if (rest.startsWith("@")) return {kind: LANG, value: unescape(lexical), lang: rest.slice(1), term};
+  const datatype = rest.startsWith("^^") ? rest.slice(3, -1) : XSD + "string";
+  if (datatype === XSD + "string") return {kind: STRING, value: unescape(lexical), term};
+  const typed = (kind, value, rank = -1) => ({kind, value, rank, datatype, term});
+  const illTyped = () => typed(ILL_TYPED, null);
+  const bounds = INTEGER_TYPES.get(datatype);
+  if (bounds) {
+    if (!INTEGER_RE.test(lexical)) return illTyped();
+    const number = big(lexical);
+    if ((bounds[0] !== null && number < bounds[0]) || (bounds[1] !== null && number > bounds[1])) return illTyped();
+    return typed(NUMERIC, number, INTEGER);
+  }
+  if (datatype === XSD + "decimal") return DECIMAL_RE.test(lexical) ? typed(NUMERIC, decimalParts(lexical), DECIMAL) : illTyped();
+  for (const [name, rank] of [["double", DOUBLE], ["float", FLOAT]]) {
+    if (datatype === XSD + name) return FLOAT_RE.test(lexical) ? typed(NUMERIC, floatValue(lexical, rank), rank) : illTyped();
+  }
+  if (datatype === XSD + "boolean") return BOOLEAN_LEXICAL.has(lexical) ? typed(BOOLEAN, BOOLEAN_LEXICAL.get(lexical)) : illTyped();
+  if (datatype === XSD + "dateTime") return typed(DATETIME, null);  // validity and value are never read (see top)
+  if (datatype === XSD + "date") return typed(DATE, null);
+  return typed(OTHER, null);
+}
+
+const VALUES = new Map();
+function termValue(term) {
+  let value = VALUES.get(term);
+  if (value === undefined) {
+    if (VALUES.size >= 1 << 17) VALUES.clear();  // a stream's terms come and go, as in values.py
+    value = term[0] === "<" ? {kind: IRI, term} : term[0] === "_" ? {kind: BNODE, term} : literalValue(term);
+    VALUES.set(term, value);
+  }
+  return value;
+}
+
+const dateTimes = () => new Unsupported("comparing xsd:dateTime or xsd:date values in a FILTER is not supported by ivm");
+
+// -1, 0, 1, or NaN when unordered (a NaN operand): two numerics after SPARQL's type promotion.
+function compareNumbers(a, b) {
+  const rank = Math.max(a.rank, b.rank);
+  if (rank === INTEGER) return a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
+  if (rank === DECIMAL) {
+    const [m1, s1] = a.rank === INTEGER ? [a.value, 0] : a.value, [m2, s2] = b.rank === INTEGER ? [b.value, 0] : b.value;
+    const left = m1 * 10n ** big(Math.max(s2 - s1, 0)), right = m2 * 10n ** big(Math.max(s1 - s2, 0));
+    return left < right ? -1 : left > right ? 1 : 0;
+  }
+  const x = toFloat(a, rank), y = toFloat(b, rank);
+  return x < y ? -1 : x > y ? 1 : x === y ? 0 : NaN;
+}
+
+function toFloat(value, rank) {
+  const number = value.rank === INTEGER ? Number(value.value)
+    : value.rank === DECIMAL ? Number(`${value.value[0]}e-${value.value[1]}`) : value.value;
+  return rank === FLOAT && value.rank !== FLOAT ? Math.fround(number) : number;
+}
+
+function compareStrings(a, b) {  // by code point, as Python compares str
+  if (a === b) return 0;
+  const x = [...a], y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return x[i].codePointAt(0) < y[i].codePointAt(0) ? -1 : 1;
+  }
+  return x.length < y.length ? -1 : 1;
+}
+
+function order(a, b) {
+  if (a.kind === b.kind) {
+    if (a.kind === NUMERIC) return compareNumbers(a, b);
+    if (a.kind === STRING) return compareStrings(a.value, b.value);
+    if (a.kind === BOOLEAN) return Number(a.value) - Number(b.value);
+    if (a.kind === DATETIME || a.kind === DATE) throw dateTimes();
+  }
+  throw new ExprError("operands cannot be ordered");
+}
+
+function equal(a, b) {
+  if (a.kind === b.kind) {
+    if (a.kind === NUMERIC) return compareNumbers(a, b) === 0;
+    if (a.kind <= LANG || a.kind === BOOLEAN) return a.kind <= BNODE ? a.term === b.term : a.value === b.value && a.lang === b.lang;
+    if ((a.kind === DATETIME || a.kind === DATE) && a.term !== b.term) throw dateTimes();
+  }
+  if (a.term === b.term) return true;
+  if (a.kind === LANG || b.kind === LANG) return false;
+  const dated = (v) => v.kind === DATETIME || v.kind === DATE || (v.kind === ILL_TYPED && /#date(Time)?$/.test(v.datatype));
+  if (a.kind >= STRING && b.kind >= STRING && (dated(a) || dated(b))) throw dateTimes();  // valid or ill-typed decides
+  if (KNOWN_KINDS.has(a.kind) && KNOWN_KINDS.has(b.kind)) return false;
+  if (a.kind >= STRING && b.kind >= STRING) throw new ExprError("literals of incompatible or unknown datatypes");
+  return false;
+}
+
+function effectiveBoolean(value) {
+  if (value.kind === BOOLEAN) return value.value;
+  if (value.kind === NUMERIC) {
+    if (value.rank === INTEGER) return value.value !== 0n;
+    if (value.rank === DECIMAL) return value.value[0] !== 0n;
+    return value.value === value.value && value.value !== 0;
+  }
+  if (value.kind === STRING || value.kind === LANG) return value.value.length > 0;
+  if (value.kind === ILL_TYPED && (value.datatype === XSD + "boolean" || INTEGER_TYPES.has(value.datatype)
+      || /#(decimal|float|double)$/.test(value.datatype))) return false;
+  throw new ExprError("no effective boolean value");
+}
+
+const COMPARE = {"<": (c) => c < 0, ">": (c) => c > 0, "<=": (c) => c <= 0, ">=": (c) => c >= 0};
+const KIND_TESTS = {isiri: (v) => v.kind === IRI, isuri: (v) => v.kind === IRI, isblank: (v) => v.kind === BNODE,
+  isliteral: (v) => v.kind >= STRING, isnumeric: (v) => v.kind === NUMERIC};
+const ARITY = {bound: 1, isiri: 1, isuri: 1, isblank: 1, isliteral: 1, isnumeric: 1, sameterm: 2};
+
+// A test (row -> boolean, or throws ExprError) for expr over rows laid out as `variables`.
+function compileTest(expr, variables) {
+  const index = new Map(variables.map((name, i) => [name, i]));
+  const value = (e) => {
+    if (e.type === "TermExpr") { const constant = termValue(e.term); return () => constant; }
+    if (e.type === "VarExpr") {
+      const i = index.get(e.name);
+      return i === undefined ? () => { throw new ExprError("unbound variable"); } : (row) => termValue(row[i]);
+    }
+    if (e.type === "Arith" || e.type === "Unary") throw new Unsupported("arithmetic in FILTERs is not supported by ivm");
+    if (e.type === "Call" && e.name.startsWith("<")) throw new Unsupported(`the FILTER cast ${e.name} is not supported by ivm`);
+    if (e.type === "Call" && !(e.name in ARITY)) throw new Unsupported(`the FILTER function ${e.name.toUpperCase()} is not supported by ivm`);
+    const t = test(e);
+    return (row) => termValue(t(row) ? `"true"^^<${XSD}boolean>` : `"false"^^<${XSD}boolean>`);
+  };
+  const test = (e) => {
+    if (e.type === "And" || e.type === "Or") {
+      const args = e.args.map(test), decisive = e.type === "Or";
+      return (row) => {  // SPARQL's three-valued logic: a decisive operand wins over an error
+        let error = null;
+        for (const arg of args) {
+          try { if (arg(row) === decisive) return decisive; } catch (caught) { if (!(caught instanceof ExprError)) throw caught; error = caught; }
+        }
+        if (error) throw error;
+        return !decisive;
+      };
+    }
+    if (e.type === "Not") { const arg = test(e.arg); return (row) => !arg(row); }
+    if (e.type === "Compare") {
+      const left = value(e.left), right = value(e.right);
+      if (e.op === "=") return (row) => equal(left(row), right(row));
+      if (e.op === "!=") return (row) => !equal(left(row), right(row));
+      const holds = COMPARE[e.op];
+      return (row) => holds(order(left(row), right(row)));
+    }
+    if (e.type === "Call" && e.name in ARITY) {
+      if (e.args.length !== ARITY[e.name]) throw new Unsupported(`FILTER function ${e.name} takes ${ARITY[e.name]} argument(s)`);
+      if (e.name === "bound") {
+        const i = e.args[0].type === "VarExpr" ? index.get(e.args[0].name) : undefined;
+        return (row) => i !== undefined && row[i] !== undefined;
+      }
+      if (e.name === "sameterm") { const [a, b] = e.args.map(value); return (row) => a(row).term === b(row).term; }
+      const arg = value(e.args[0]), kindTest = KIND_TESTS[e.name];
+      return (row) => kindTest(arg(row));
+    }
+    const v = value(e);
+    return (row) => effectiveBoolean(v(row));
+  };
+  return test(expr);
+}
+
+// The conjunct holds on a row: true, or false when it is false or an error.
+function compileFilter(expr, variables) {
+  const t = compileTest(expr, variables);
+  return (row) => {
+    try { return t(row) === true; } catch (error) { if (error instanceof ExprError) return false; throw error; }
+  };
+}
+
+function expressionVariables(expr, into = new Set()) {
+  if (expr.type === "VarExpr") into.add(expr.name);
+  for (const key of ["args", "arg", "left", "right"]) {
+    const part = expr[key];
+    if (Array.isArray(part)) part.forEach((p) => expressionVariables(p, into));
+    else if (part && typeof part === "object") expressionVariables(part, into);
+  }
+  return into;
+}
+
+// The query's FILTERs as conjuncts (a top-level && splits), so each runs as early as its variables allow.
+function conjuncts(filters) {
+  return filters.flatMap((f) => (f.type === "And" ? conjuncts(f.args) : [f]));
+}
+
+module.exports = {compileFilter, conjuncts, expressionVariables, Unsupported};
