@@ -1,9 +1,11 @@
 // FILTERs as the harness evaluates them (engines/model/filters.py and values.py, docs/filters.md), for the forms
-// ivm takes: && || !, = != < > <= >=, BOUND, isIRI/isURI, isBLANK, isLITERAL, isNUMERIC, sameTerm, constants and
-// variables. Numbers keep their exact values (integers as BigInt, decimals as BigInt and scale), so equality
-// and order after promotion agree with the harness's Python. Anything else is refused when the query is
-// compiled (Unsupported, named); comparing xsd:dateTime or xsd:date values, whose partial order ivm does not
-// implement, stops the engine with an error rather than answer differently.
+// ivm takes: && || !, = != < > <= >=, + - * / and unary - +, BOUND, isIRI/isURI, isBLANK, isLITERAL, isNUMERIC,
+// STR, LANG, DATATYPE, sameTerm, langMatches, constants and variables. Numbers keep their exact values (integers
+// as BigInt, decimals as BigInt and scale; decimal division to 28 significant digits, rounded half to even, as
+// Python's decimal context there), so equality, order and arithmetic after promotion agree with the harness.
+// REGEX and casts are refused when the query is compiled (Unsupported, named). Two things stop the engine with
+// an error rather than answer differently: comparing xsd:dateTime or xsd:date values (their partial order is not
+// implemented), and needing the canonical term of a computed decimal or float (STR or sameTerm of arithmetic).
 "use strict";
 
 const XSD = "http://www.w3.org/2001/XMLSchema#";
@@ -47,9 +49,9 @@ function floatValue(lexical, rank) {
 function literalValue(term) {
   const close = term.lastIndexOf('"');
   const lexical = term.slice(1, close), rest = term.slice(close + 1);
-  if (rest.startsWith("@")) return {kind: LANG, value: unescape(lexical), lang: rest.slice(1), term};
+  if (rest.startsWith("@")) return {kind: LANG, value: unescape(lexical), lang: rest.slice(1), datatype: RDF_LANGSTRING, term};
   const datatype = rest.startsWith("^^") ? rest.slice(3, -1) : XSD + "string";
-  if (datatype === XSD + "string") return {kind: STRING, value: unescape(lexical), term};
+  if (datatype === XSD + "string") return {kind: STRING, value: unescape(lexical), datatype, term};
   const typed = (kind, value, rank = -1) => ({kind, value, rank, datatype, term});
   const illTyped = () => typed(ILL_TYPED, null);
   const bounds = INTEGER_TYPES.get(datatype);
@@ -67,6 +69,23 @@ function literalValue(term) {
   if (datatype === XSD + "dateTime") return typed(DATETIME, null);  // validity and value are never read (see top)
   if (datatype === XSD + "date") return typed(DATE, null);
   return typed(OTHER, null);
+}
+
+const RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString";
+const RANK_DATATYPES = ["integer", "decimal", "float", "double"].map((name) => XSD + name);
+
+// Values made by an expression; a computed number's term is made only for integers (the one canonical form
+// that needs no XSD 1.1 formatting), and asking for another's stops the engine (see top).
+const stringValue = (text) => ({kind: STRING, value: text, datatype: XSD + "string",
+  term: `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n").replace(/\r/g, "\\r")}"`});
+function numeric(value, rank) {
+  const number = {kind: NUMERIC, value, rank, datatype: RANK_DATATYPES[rank], computed: true};
+  if (rank === INTEGER) number.term = `"${value}"^^<${RANK_DATATYPES[INTEGER]}>`;
+  return number;
+}
+function termOf(value) {
+  if (value.term === undefined) throw new Unsupported("the canonical term of a computed decimal or float (STR or sameTerm of arithmetic) is not supported by ivm");
+  return value.term;
 }
 
 const VALUES = new Map();
@@ -135,6 +154,82 @@ function equal(a, b) {
   return false;
 }
 
+function promote(value, rank) {
+  if (rank === INTEGER) return value.value;
+  if (rank === DECIMAL) return value.rank === INTEGER ? [value.value, 0] : value.value;
+  return toFloat(value, rank);
+}
+
+const abs = (n) => (n < 0n ? -n : n);
+// a / b of two decimals to 28 significant digits, rounded half to even; the scale is kept non-negative.
+function divideDecimals([m1, s1], [m2, s2]) {
+  if (m2 === 0n) throw new ExprError("decimal division by zero");
+  if (m1 === 0n) return [0n, 0];
+  let a = abs(m1) * 10n ** big(s2), b = abs(m2) * 10n ** big(s1);  // |a / b| is the quotient's magnitude
+  let e = a.toString().length - b.toString().length;  // 10^e <= a / b < 10^(e+1), once corrected
+  if (e >= 0 ? a < b * 10n ** big(e) : a * 10n ** big(-e) < b) e -= 1;
+  const k = 27 - e;  // digits after the point that keep 28 significant ones
+  if (k >= 0) a *= 10n ** big(k); else b *= 10n ** big(-k);
+  let q = a / b;
+  const twice = 2n * (a % b);
+  if (twice > b || (twice === b && q % 2n === 1n)) q += 1n;
+  const sign = (m1 < 0n) !== (m2 < 0n) ? -1n : 1n;
+  return k >= 0 ? [sign * q, k] : [sign * q * 10n ** big(-k), 0];
+}
+
+function arithmetic(op, a, b) {
+  if (a.kind !== NUMERIC || b.kind !== NUMERIC) throw new ExprError(`${op} needs numeric operands`);
+  let rank = Math.max(a.rank, b.rank);
+  if (op === "/" && rank === INTEGER) rank = DECIMAL;
+  const x = promote(a, rank), y = promote(b, rank);
+  if (rank === INTEGER) return numeric(op === "+" ? x + y : op === "-" ? x - y : x * y, INTEGER);
+  if (rank === DECIMAL) {
+    if (op === "/") return numeric(divideDecimals(x, y), DECIMAL);
+    if (op === "*") return numeric([x[0] * y[0], x[1] + y[1]], DECIMAL);
+    const scale = Math.max(x[1], y[1]), left = x[0] * 10n ** big(scale - x[1]), right = y[0] * 10n ** big(scale - y[1]);
+    return numeric([op === "+" ? left + right : left - right, scale], DECIMAL);
+  }
+  const result = op === "+" ? x + y : op === "-" ? x - y : op === "*" ? x * y : x / y;  // IEEE, as Python's floats
+  return numeric(rank === FLOAT ? Math.fround(result) : result, rank);
+}
+
+function unary(op, a) {
+  if (a.kind !== NUMERIC) throw new ExprError(`unary ${op} needs a numeric operand`);
+  if (op === "+") return numeric(a.value, a.rank);
+  return numeric(a.rank === DECIMAL ? [-a.value[0], a.value[1]] : -a.value, a.rank);
+}
+
+function str(a) {
+  if (a.kind === IRI) return stringValue(a.term.slice(1, -1));
+  if (a.kind === STRING || a.kind === LANG) return stringValue(a.value);
+  if (a.kind >= STRING) {
+    const term = termOf(a);
+    return stringValue(unescape(term.slice(1, term.lastIndexOf('"'))));
+  }
+  throw new ExprError("STR of a blank node");
+}
+
+function lang(a) {
+  if (a.kind < STRING) throw new ExprError("LANG of a non-literal");
+  return stringValue(a.lang || "");
+}
+
+function datatypeOf(a) {
+  if (a.kind < STRING) throw new ExprError("DATATYPE of a non-literal");
+  return termValue(`<${a.datatype}>`);
+}
+
+function simpleString(a) {
+  if (a.kind !== STRING) throw new ExprError("expected a simple literal or xsd:string");
+  return a.value;
+}
+
+function langMatches(tag, range) {  // RFC 4647 basic filtering, as filters.py
+  if (range === "*") return tag !== "";
+  tag = tag.toLowerCase(); range = range.toLowerCase();
+  return tag === range || tag.startsWith(range + "-");
+}
+
 function effectiveBoolean(value) {
   if (value.kind === BOOLEAN) return value.value;
   if (value.kind === NUMERIC) {
@@ -151,7 +246,8 @@ function effectiveBoolean(value) {
 const COMPARE = {"<": (c) => c < 0, ">": (c) => c > 0, "<=": (c) => c <= 0, ">=": (c) => c >= 0};
 const KIND_TESTS = {isiri: (v) => v.kind === IRI, isuri: (v) => v.kind === IRI, isblank: (v) => v.kind === BNODE,
   isliteral: (v) => v.kind >= STRING, isnumeric: (v) => v.kind === NUMERIC};
-const ARITY = {bound: 1, isiri: 1, isuri: 1, isblank: 1, isliteral: 1, isnumeric: 1, sameterm: 2};
+const ARITY = {bound: 1, isiri: 1, isuri: 1, isblank: 1, isliteral: 1, isnumeric: 1, sameterm: 2, langmatches: 2};
+const FUNCTIONS = {str, lang, datatype: datatypeOf};
 
 // A test (row -> boolean, or throws ExprError) for expr over rows laid out as `variables`.
 function compileTest(expr, variables) {
@@ -162,8 +258,14 @@ function compileTest(expr, variables) {
       const i = index.get(e.name);
       return i === undefined ? () => { throw new ExprError("unbound variable"); } : (row) => termValue(row[i]);
     }
-    if (e.type === "Arith" || e.type === "Unary") throw new Unsupported("arithmetic in FILTERs is not supported by ivm");
+    if (e.type === "Arith") { const left = value(e.left), right = value(e.right); return (row) => arithmetic(e.op, left(row), right(row)); }
+    if (e.type === "Unary") { const arg = value(e.arg); return (row) => unary(e.op, arg(row)); }
     if (e.type === "Call" && e.name.startsWith("<")) throw new Unsupported(`the FILTER cast ${e.name} is not supported by ivm`);
+    if (e.type === "Call" && e.name in FUNCTIONS) {
+      if (e.args.length !== 1) throw new Unsupported(`FILTER function ${e.name} takes 1 argument`);
+      const arg = value(e.args[0]), f = FUNCTIONS[e.name];
+      return (row) => f(arg(row));
+    }
     if (e.type === "Call" && !(e.name in ARITY)) throw new Unsupported(`the FILTER function ${e.name.toUpperCase()} is not supported by ivm`);
     const t = test(e);
     return (row) => termValue(t(row) ? `"true"^^<${XSD}boolean>` : `"false"^^<${XSD}boolean>`);
@@ -194,7 +296,11 @@ function compileTest(expr, variables) {
         const i = e.args[0].type === "VarExpr" ? index.get(e.args[0].name) : undefined;
         return (row) => i !== undefined && row[i] !== undefined;
       }
-      if (e.name === "sameterm") { const [a, b] = e.args.map(value); return (row) => a(row).term === b(row).term; }
+      if (e.name === "sameterm") { const [a, b] = e.args.map(value); return (row) => termOf(a(row)) === termOf(b(row)); }
+      if (e.name === "langmatches") {
+        const [tag, range] = e.args.map(value);
+        return (row) => langMatches(simpleString(tag(row)), simpleString(range(row)));
+      }
       const arg = value(e.args[0]), kindTest = KIND_TESTS[e.name];
       return (row) => kindTest(arg(row));
     }

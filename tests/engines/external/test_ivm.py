@@ -1,6 +1,6 @@
 """ivm (differential dataflow on db-ivm, engines/external/ivm/) gives reeval's delta at every instant: on random
-queries and streams of every window kind, with many events in flight, and on FILTERs over a zoo of literals whose
-values only exact arithmetic gets right; a planted bug (retractions dropped) is caught by verify; what it cannot
+queries and streams of every window kind, with many events in flight, and on FILTERs (comparisons, arithmetic,
+STR/LANG/DATATYPE) over a zoo of literals whose values only exact arithmetic gets right; a planted bug (retractions dropped) is caught by verify; what it cannot
 evaluate is refused by name. Skipped, with the install command, where Node or db-ivm is missing."""
 
 from __future__ import annotations
@@ -58,19 +58,22 @@ FILTERS = [
     "?x = ?y",
     "?x != ?y",
     "?x < ?y",
-    "?x >= ?y",
+    "!(?x > ?y) && -?x < +?y",
     "!(?x = ?y)",
-    "!(?x <= ?y)",
     "(?x < ?y) || (?x = 1)",
-    "(?x > 0) && !(?y < 1)",
     "isNumeric(?x) && ?x <= 1.0",
     "sameTerm(?x, ?y)",
     "isLiteral(?x) && !isIRI(?y)",
     "?x",
-    "!(?y)",
-    'isBlank(?y) || ?x = "x"',
     "BOUND(?z) || ?x > ?y",
     '!BOUND(?z) && ?x = "1"^^xsd:double',
+    "?x + 1 > 2",
+    "?x / ?y = 1",
+    "?x * 2 <= ?y - 1",
+    "?x / 3 * 3 = ?x",
+    'STR(?x) = "1"',
+    'LANG(?x) = "en" || DATATYPE(?y) = xsd:integer',
+    'langMatches(LANG(?x), "*") || sameTerm(STR(?x), ?y)',
 ]
 
 
@@ -124,7 +127,7 @@ def _cases(draw):
     return draw(queries(window)), draw(streams(deletions=window.kind == "unbounded", static=draw(st.booleans())))
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(case=_cases())
 def test_ivm_equals_reeval_on_random_queries_and_streams(case):
     query, stream = case
@@ -162,8 +165,6 @@ def test_a_planted_bug_dropping_retractions_is_caught_by_verify(monkeypatch):
     ("expression", "named"),
     [
         ('REGEX(?y, "a")', "REGEX"),
-        ("?x + 1 > 2", "arithmetic"),
-        ('STR(?x) = "a"', "STR"),
         ("xsd:integer(?y) = 1", "cast"),
     ],
 )
