@@ -62,10 +62,10 @@ def test_engine_agrees_with_oracle(engine_name, check):
 
 
 def test_the_external_reference_engines_are_in_the_suite():
-    """reeval-js proves the process protocol end to end; rsp-js runs what its capabilities declare."""
+    """reeval-js proves the process protocol end to end; rsp-js and ivm run what their capabilities declare."""
     names = {name for name, _ in (p.values for p in CASES)}
     matchers = {name for name in known_engines() if get_engine(name).capabilities.matches}
-    assert {"reeval-js", "rsp-js"} <= names and matchers <= names
+    assert {"reeval-js", "rsp-js", "ivm"} <= names and matchers <= names
 
 
 def test_every_check_is_run_by_reeval():
