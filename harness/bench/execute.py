@@ -244,12 +244,14 @@ def verified_cells(cells: list[Cell], policy: bool | str) -> list[Cell]:
     if policy in (True, "all"):
         return matching
 
-    def size(cell: Cell) -> tuple[int, int]:  # an event window holds one event, an unbounded one every event
+    def size(cell: Cell) -> tuple[int, int, int]:
+        # an event window holds one event, an unbounded one every event; of two ranges alike the larger slide drops
+        # events at fewer instants, each one a checkpoint, so it is the cheaper (and only one of them is verified)
         try:
             window = parse_window(cell.window)
         except CgpmError:  # a query's own window over named streams: one per workload, so it is the smallest
-            return (1, 0)
-        return ({"event": 0, "unbounded": 2}.get(window.kind, 1), window.range_ms or 0)
+            return (1, 0, 0)
+        return ({"event": 0, "unbounded": 2}.get(window.kind, 1), window.range_ms or 0, -(window.slide_ms or 0))
 
     def workload(cell: Cell) -> tuple:  # one query over one stream: configs give each window its own event count
         return tuple(value for key, value in sorted(cell.as_json().items())

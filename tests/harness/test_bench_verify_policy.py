@@ -39,6 +39,11 @@ def test_an_event_window_is_smaller_than_any_range_and_unbounded_larger():
     assert [cell.window for cell in verified_cells(cells, "smallest-window")] == ["event"]
 
 
+def test_of_two_windows_of_one_range_only_the_larger_slide_is_verified():
+    cells = [_cell("reeval", "L1", window) for window in ("sliding:1000:1", "tumbling:1000", "sliding:1000:10")]
+    assert [cell.window for cell in verified_cells(cells, "smallest-window")] == ["tumbling:1000"]
+
+
 def test_an_unknown_policy_is_refused_by_name():
     with pytest.raises(ConfigError, match="verify.*smallest-window"):
         config_from_table({"verify": "some"})
