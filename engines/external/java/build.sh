@@ -97,8 +97,9 @@ fi
 logger=$(find_jar slf4j-simple.jar 'slf4j-simple-[0-9]*.jar') && jena_cp="$jena_cp:$logger"
 if ! up_to_date build/jena.args kit jena; then
   compile jena "$kit_cp$jena_cp" jena build/jena-resources || { echo "external engines: the Jena driver did not compile" >&2; exit 1; }
-  # Jena's warnings go to stderr through slf4j-simple; its info lines are not wanted on every start
-  run_jena="-Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp $here/build/jena.jar:$kit_cp$jena_cp cgpm.jena.JenaMain"
+  # Jena's warnings go to stderr through slf4j-simple; not its info lines on every start, nor a warning for each
+  # ill-typed literal a FILTER meets ("abc"^^xsd:integer is a term like any other here)
+  run_jena="-Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Dorg.slf4j.simpleLogger.log.org.apache.jena.sparql.expr.NodeValue=error -cp $here/build/jena.jar:$kit_cp$jena_cp cgpm.jena.JenaMain"
   # A class-data-sharing archive of the classes one short run loads halves the JVM's start-up CPU (about 1.5 s to
   # 0.7 s on this project's machines): every test and bench cell starts a JVM. A stale or unusable archive is
   # ignored by the JVM (-Xshare:auto), and its log lines are kept off stderr.

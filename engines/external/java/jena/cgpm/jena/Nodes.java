@@ -6,13 +6,33 @@ import org.apache.jena.datatypes.TypeMapper;
 import org.apache.jena.graph.Node;
 import org.apache.jena.graph.NodeFactory;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /** Terms between the harness's canonical N-Triples strings and Jena's nodes, keeping each term's identity:
  *  lexical forms as spelt, blank nodes under their own labels, language tags lower case. */
 final class Nodes {
     private Nodes() {
     }
 
+    /** The nodes of the terms seen last: a typed literal's node parses its value when made, and terms recur. */
+    private static final Map<String, Node> RECENT = new LinkedHashMap<>(1 << 12, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Node> eldest) {
+            return size() > 100_000;
+        }
+    };
+
     static Node node(String text) {
+        Node node = RECENT.get(text);
+        if (node == null) {
+            node = made(text);
+            RECENT.put(text, node);
+        }
+        return node;
+    }
+
+    private static Node made(String text) {
         Term term = Term.parse(text);
         switch (term.kind()) {
             case IRI:

@@ -29,7 +29,11 @@ public final class Wire {
 
     /** {@code [index, ts, [[op, s, p, o], ...]]}. */
     public static Event event(String line) throws IOException {
-        JsonReader reader = new JsonReader(new StringReader(line));
+        return event(new JsonReader(new StringReader(line)));
+    }
+
+    /** The event whose array {@code reader} is at. */
+    public static Event event(JsonReader reader) throws IOException {
         reader.beginArray();
         long index = reader.nextLong(), ts = reader.nextLong();
         List<Update> updates = new ArrayList<>(2);
@@ -47,7 +51,17 @@ public final class Wire {
 
     @SuppressWarnings("deprecation")  // JsonParser.parseString is not in the Gson that Debian 12 ships (2.7)
     public static JsonObject message(String line) {
-        JsonElement value = new JsonParser().parse(line);
+        return object(new JsonParser().parse(line), line);
+    }
+
+    /** The message (a JSON object) {@code reader} is at. */
+    @SuppressWarnings("deprecation")
+    public static JsonObject message(JsonReader reader) {
+        JsonElement value = new JsonParser().parse(reader);
+        return object(value, value.toString());
+    }
+
+    private static JsonObject object(JsonElement value, String line) {
         if (!value.isJsonObject()) {
             throw new IllegalArgumentException("expected a JSON object: " + line.substring(0, Math.min(80, line.length())));
         }
