@@ -32,10 +32,12 @@ find_jar() {
   return 1
 }
 
-# rebuilt only when a source or this script is newer than the stamp: `make test` runs this every time
+# rebuilt only when a source or this script is newer than the stamp, or the stamp names another folder (the
+# checkout moved: the argument files hold absolute paths): `make test` runs this every time
 up_to_date() {
   local stamp=$1; shift
-  [ -f "$stamp" ] && [ -z "$(find "$@" build.sh -newer "$stamp" 2>/dev/null | head -n 1)" ]
+  [ -f "$stamp" ] && grep -qF -- "$here" "$stamp" &&
+    [ -z "$(find "$@" build.sh -newer "$stamp" 2>/dev/null | head -n 1)" ]
 }
 
 # compile NAME CLASSPATH SOURCE_DIR [RESOURCE_DIR]: build/NAME.jar (jars, not folders, so that the JVM can map a
@@ -92,7 +94,7 @@ if ! up_to_date build/jena-resources.stamp "$core"; then
     (cd build/jena-resources && jar xf "$core" $(grep '^org/apache/jena/ext/xerces/.*\.properties$' <<<"$listing") &&
       mv org/apache/jena/ext/xerces xerces && rm -rf org)
   fi
-  touch build/jena-resources.stamp
+  echo "$here" > build/jena-resources.stamp
 fi
 logger=$(find_jar slf4j-simple.jar 'slf4j-simple-[0-9]*.jar') && jena_cp="$jena_cp:$logger"
 if ! up_to_date build/jena.args kit jena; then
