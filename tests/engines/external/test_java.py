@@ -133,7 +133,7 @@ HELD_OUT = (
 
 @NEEDS_JENA
 @pytest.mark.parametrize(
-    ("engine_name", "window", "events"), [("jena", "sliding:6:2", 1200), ("jena-reload", "unbounded", 400)]
+    ("engine_name", "window", "events"), [("jena", "sliding:6:2", 1200), ("jena-reload", "unbounded", 250)]
 )  # reload re-adds a growing window each event
 def test_jena_answers_each_event_of_a_held_out_random_stream_as_reeval_does(engine_name, window, events):
     stream = _random_stream(events, deletions=window == "unbounded", seed=11)
