@@ -13,7 +13,8 @@ PYTEST_WORKERS ?= 2
 
 install: $(STAMP) external-engines
 
-# the npm packages of the external engines (RSP-JS, db-ivm), into engines/external/*/node_modules when npm is there
+# the Java engines (engines/external/java/build, when javac is there) and the npm packages of the external engines
+# (RSP-JS, db-ivm), into engines/external/*/node_modules when npm is there
 external-engines:
 	@scripts/install-external-engines
 
@@ -47,4 +48,4 @@ regress: $(STAMP)
 	$(BIN)/cgpm regress --check $(REGRESS_FLAGS)
 
 clean:
-	rm -rf $(VENV) .tox .pytest_cache .hypothesis results/runs engines/external/rspjs/node_modules engines/external/ivm/node_modules
+	rm -rf $(VENV) .tox .pytest_cache .hypothesis results/runs engines/external/rspjs/node_modules engines/external/ivm/node_modules engines/external/java/build

@@ -96,3 +96,19 @@ def test_java_older_than_17_is_refused(tmp_path, version, met):
 def test_a_java_home_without_java_is_named(tmp_path):
     result = _check("demo", path=tmp_path, java_home=tmp_path / "nojdk")
     assert result.returncode == 1 and f"JAVA_HOME={tmp_path / 'nojdk'} has no bin/java" in result.stderr
+
+
+def test_a_required_file_is_found_by_glob_with_environment_variables_expanded(tmp_path, monkeypatch):
+    from importlib.machinery import SourceFileLoader
+    from importlib.util import module_from_spec, spec_from_loader
+
+    spec = spec_from_loader("check_system", SourceFileLoader("check_system", str(CHECKER)))
+    checker = module_from_spec(spec)
+    spec.loader.exec_module(checker)
+    jena = next(r for r in LISTED if r["debian"] == "libapache-jena-java")  # a jar is a file, not a program
+    monkeypatch.setenv("JENA_HOME", str(tmp_path))
+    requirement = {**jena, "files": [str(tmp_path / "none.jar"), "$JENA_HOME/lib/jena-arq-*.jar"]}
+    assert checker.problem(requirement) == f"no {tmp_path / 'none.jar'} or $JENA_HOME/lib/jena-arq-*.jar found"
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "jena-arq-4.10.0.jar").write_bytes(b"")
+    assert checker.problem(requirement) is None

@@ -4,7 +4,8 @@
 
 Every event of the stream is split into one-triple events (the protocol's worst case: one line per
 triple). Pairs: ``scan`` in-process against ``scan`` served by ``engines.external.serve`` (the same
-Python code behind the protocol) and against ``scan-js`` (the same work in Node); ``reeval``
+Python code behind the protocol), against ``scan-js`` (the same work in Node) and ``scan-java`` (in Java, on the
+kit of engines/external/java); ``reeval``
 against ``reeval`` served. Repetitions alternate the engines of a pair; each repetition builds a
 fresh engine (child started and past its hello before the clock starts) and times the feed loop
 only. Prints per-event medians with their IQR, the added cost per event (protocol minus in-process),
@@ -32,6 +33,7 @@ HERE = Path(__file__).resolve().parents[1]  # benchmarks/
 PAIRS = [
     ("scan", str(HERE / "external" / "scan-py.toml"), "scan served (Python)"),
     ("scan", "scan-js", "scan-js (Node)"),
+    ("scan", "scan-java", "scan-java (Java, the kit)"),
     ("reeval", str(HERE / "external" / "reeval-py.toml"), "reeval served (Python)"),
 ]
 

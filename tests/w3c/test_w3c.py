@@ -62,7 +62,11 @@ EVALUATORS = {
     "tpjoin-eager": _engine_evaluator("tpjoin-eager"),
     "sparkwave": _engine_evaluator("sparkwave"),
     "spark-oracle": _spark_oracle,
+    # Jena ARQ behind the process protocol: a JVM a test (3 minutes in all), so its cases run only when asked,
+    # with CGPM_W3C_EXTERNAL=jena (docs/external-engines.md, Jena ARQ)
+    "jena": _engine_evaluator("jena"),
 }
+EXTERNAL_EVALUATORS = {"jena"}
 # One Spark job per test costs seconds: the Spark oracle runs the first two tests of every manifest directory
 # (every operator family), or all of them with CGPM_W3C_SPARK=all. It reads FILTERs with the plain oracle's code,
 # so it shares the plain oracle's expected failures.
@@ -88,7 +92,10 @@ def _spark_subset() -> set[str]:
 
 def _cases():
     spark_subset = _spark_subset()
+    asked = set(os.environ.get("CGPM_W3C_EXTERNAL", "").split(","))
     for evaluator in EVALUATORS:
+        if evaluator in EXTERNAL_EVALUATORS and evaluator not in asked:
+            continue
         like = SPARK_EVALUATORS.get(evaluator, evaluator)
         failures = {**EXPECTED_FAILURES.get("*", {}), **EXPECTED_FAILURES.get(like, {})}
         for test in TESTS:
