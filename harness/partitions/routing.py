@@ -1,0 +1,78 @@
+"""Each triple goes to the partition of every key value it could bind in some pattern, and only there.
+
+A triple could bind the key in a pattern when it fits the pattern (its constants, and a repeated variable
+standing for one term); the term at the key's position is then a key value, and the triple goes to that
+value's partition. A triple fitting several patterns, or one pattern at two key values, goes to several
+partitions; a triple fitting no pattern goes nowhere: it cannot be in any match. Under RDFS a triple goes
+wherever anything it entails could bind the key (``engines.rdfs.Schema.consequences``: every rule has one data
+premise, so a partition holding the triple derives what it entails). Every partition is given every instant,
+with its share of the event's updates, possibly none: its windows slide on the instant's time
+(``harness.partitions.plan`` says why this is exact).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import lru_cache
+
+from engines.model.stream import Event, Triple, is_variable
+from engines.rdfs import Schema
+from harness.partitions.plan import PartitionPlan, partition_of
+
+ROUTE_CACHE = 1 << 16  # distinct triples remembered: a window repeats its triples, a stream need not fit
+
+
+def _fit_test(pattern: tuple[str, str, str]):
+    """A function telling whether a triple fits ``pattern``: its constants equal, a repeated variable one term."""
+    constants = [(i, position) for i, position in enumerate(pattern) if not is_variable(position)]
+    first_place: dict[str, int] = {}
+    repeats = []
+    for i, position in enumerate(pattern):
+        if is_variable(position):
+            if position in first_place:
+                repeats.append((first_place[position], i))
+            else:
+                first_place[position] = i
+
+    def fits(triple: Triple) -> bool:
+        return all(triple[i] == term for i, term in constants) and all(triple[i] == triple[j] for i, j in repeats)
+
+    return fits
+
+
+class Router:
+    """Which partitions a triple goes to, and each partition's share of an event."""
+
+    def __init__(self, plan: PartitionPlan, schema: Iterable[Triple] = ()) -> None:
+        self.plan = plan
+        self.partitions = plan.partitions
+        closed = Schema(schema) if plan.query.entailment == "rdfs" else None
+        self._entailed = closed.consequences if closed else None
+        self._tests = [(_fit_test(pattern), positions[0]) for pattern, positions in zip(plan.query.patterns, plan.positions, strict=True)]
+        self.targets = lru_cache(maxsize=ROUTE_CACHE)(self._targets)
+
+    def _targets(self, triple: Triple) -> frozenset[int]:
+        """The partitions ``triple`` goes to (empty: it can be in no match)."""
+        found = set()
+        for candidate in self._entailed(triple) if self._entailed else (triple,):
+            for fits, position in self._tests:
+                if fits(candidate):
+                    found.add(partition_of(candidate[position], self.partitions))
+        return frozenset(found)
+
+    def share(self, event: Event, partition: int) -> Event:
+        """Partition ``partition``'s share of ``event``: the instant (index, time) with the updates routed to it."""
+        targets = self.targets
+        kept = tuple(update for update in event.updates if partition in targets((update.s, update.p, update.o)))
+        if len(kept) == len(event.updates):
+            return event
+        return Event(event.index, event.ts, kept, event.stream)
+
+    def split(self, event: Event) -> list[Event]:
+        """Every partition's share of ``event``, in partition order."""
+        shares: list[list] = [[] for _ in range(self.partitions)]
+        targets = self.targets
+        for update in event.updates:
+            for partition in targets((update.s, update.p, update.o)):
+                shares[partition].append(update)
+        return [Event(event.index, event.ts, tuple(updates), event.stream) for updates in shares]
