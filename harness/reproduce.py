@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import shlex
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -54,7 +55,7 @@ def shrink(stream: Stream, still_fails, *, seconds: float = 30.0) -> Stream:
 
 
 def write_reproducer(
-    directory: Path, engine_name: str, query: ContinuousQuery, stream: Stream, *, oracle: str
+    directory: Path, engine_name: str, query: ContinuousQuery, stream: Stream, *, oracle: str, extra: Sequence[str] = ()
 ) -> str:
     """Write stream, query and command under ``directory``; return the command line."""
     from harness.streams import write_stream
@@ -66,7 +67,7 @@ def write_reproducer(
     query_path.write_text(query.text if query.text.endswith("\n") else query.text + "\n", encoding="utf-8")
     command = shlex.join([
         "cgpm", "verify", "--engine", engine_name, "--stream", str(stream_dir), "--query", str(query_path),
-        "--window", query.window.spec(), "--entailment", query.entailment, "--oracle", oracle,
+        "--window", query.window.spec(), "--entailment", query.entailment, "--oracle", oracle, *extra,
     ])
     (directory / "reproduce.json").write_text(
         json.dumps({"engine": engine_name, "window": query.window.spec(), "entailment": query.entailment,

@@ -12,6 +12,7 @@ the work directory is removed whatever happens (``PartitionedRun.close``).
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -66,8 +67,10 @@ class InProcessExecutor:
     name = "in-process"
 
     def run(self, job: PartitionJob) -> PartitionedRun:
-        runs = [PartitionRun(job.engine, job.plan, job.stream, partition, options=job.options)
-                for partition in range(job.plan.partitions)]
+        runs = [
+            PartitionRun(job.engine, job.plan, job.stream, partition, options=job.options)
+            for partition in range(job.plan.partitions)
+        ]
         return PartitionedRun(runs, lambda: [run.summary for run in runs])
 
 
@@ -91,26 +94,36 @@ class SparkExecutor:
         spec = (job.engine, job.plan, job.portable_stream(), job.options, str(work))
         try:
             self.context.setJobGroup(f"cgpm-partitions-{work.name}", f"cgpm: {job.plan.describe()}")
-            rows = self.context.parallelize(range(partitions), partitions).map(lambda p: partition_task(spec, p)).collect()
+            rows = (
+                self.context.parallelize(range(partitions), partitions).map(lambda p: partition_task(spec, p)).collect()
+            )
         except Exception as error:  # Py4J wraps the executor's failure: keep the line that says what failed
             shutil.rmtree(work, ignore_errors=True)
             raise EngineFailure(f"the partitioned run on {self.master} failed: {failure_line(error)}") from None
         summaries = [PartitionSummary(**row) for row in sorted(rows, key=lambda row: row["partition"])]
         if [summary.partition for summary in summaries] != list(range(partitions)):
             shutil.rmtree(work, ignore_errors=True)
-            raise EngineFailure(f"the partitioned run on {self.master} returned partitions "
-                                f"{[s.partition for s in summaries]}, not 0..{partitions - 1}")
+            raise EngineFailure(
+                f"the partitioned run on {self.master} returned partitions "
+                f"{[s.partition for s in summaries]}, not 0..{partitions - 1}"
+            )
         histories = [read_history(history_file(work, partition)) for partition in range(partitions)]
         return PartitionedRun(histories, summaries, work)
 
 
+PYTHON_ERROR = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Problem|Failure)\b: ")
+
+
 def failure_line(error: Exception) -> str:
-    """The first line of a Spark failure that names an error (a Python exception raised in a task, a lost executor)."""
+    """The line of a Spark failure that says what failed: the Python exception a task raised (its traceback's last
+    line), else Spark's own reason (a lost executor, an aborted job), else the first line."""
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-    for marker in ("CgpmError", "Error:", "Exception:", "Lost", "exited"):
-        for line in reversed(lines) if marker in ("CgpmError", "Error:") else lines:
-            if marker in line:
-                return line[:300]
+    raised = [line for line in lines if PYTHON_ERROR.match(line) and not line.startswith(("org.", "py4j.", "java."))]
+    if raised:
+        return raised[-1][:300]
+    for line in lines:
+        if "SparkException: " in line:
+            return line.split("SparkException: ", 1)[1][:300]
     return (lines[0] if lines else type(error).__name__)[:300]
 
 

@@ -43,8 +43,16 @@ class PartitionSummary:
 class PartitionRun:
     """Iterating it runs the partition and yields its history; ``summary`` is complete once the iteration ends."""
 
-    def __init__(self, engine, plan: PartitionPlan, stream, partition: int, *, options: dict | None = None,
-                 clock=time.perf_counter) -> None:
+    def __init__(
+        self,
+        engine,
+        plan: PartitionPlan,
+        stream,
+        partition: int,
+        *,
+        options: dict | None = None,
+        clock=time.perf_counter,
+    ) -> None:
         self.engine_ref, self.plan, self.stream, self.partition = engine, plan, stream, partition
         self.options = options or {}
         self.clock = clock

@@ -32,15 +32,15 @@ def _in_order(history: Iterable[Record], partition: int) -> Iterator[Record]:
 def merge_histories(histories: Iterable[Iterable[Record]]) -> Iterator[Record]:
     """One record per instant at which any partition's answers changed, in instant order."""
     checked = [_in_order(history, partition) for partition, history in enumerate(histories)]
-    for index, records in groupby(heapq.merge(*checked, key=itemgetter(0)), key=itemgetter(0)):
-        first = next(records)
-        added, removed = list(first[2]), list(first[3])
-        for record in records:
-            if record[1] != first[1]:
-                raise EngineFailure(f"two partitions give instant {index} the times {first[1]} and {record[1]}")
-            added.extend(record[2])
-            removed.extend(record[3])
-        yield index, first[1], added, removed
+    for index, group in groupby(heapq.merge(*checked, key=itemgetter(0)), key=itemgetter(0)):
+        records = list(group)  # one per partition at most
+        ts = records[0][1]
+        if any(record[1] != ts for record in records):
+            raise EngineFailure(f"the partitions give instant {index} the times {sorted({r[1] for r in records})}")
+        if len(records) == 1:
+            yield records[0]
+            continue
+        yield index, ts, [m for r in records for m in r[2]], [m for r in records for m in r[3]]
 
 
 def aligned(instants: Iterable, merged: Iterable[Record]) -> Iterator[tuple[object, Delta]]:
@@ -52,7 +52,9 @@ def aligned(instants: Iterable, merged: Iterable[Record]) -> Iterator[tuple[obje
             raise EngineFailure(f"the partitions report instant {record[0]}, which the stream does not have")
         if record is not None and record[0] == instant.index:
             if record[1] != instant.ts:
-                raise EngineFailure(f"the partitions give instant {instant.index} the time {record[1]}, the stream {instant.ts}")
+                raise EngineFailure(
+                    f"the partitions give instant {instant.index} the time {record[1]}, the stream {instant.ts}"
+                )
             yield instant, Delta(record[2], record[3])
             record = next(pending, None)
         else:

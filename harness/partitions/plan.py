@@ -47,8 +47,10 @@ def choose_key(query: ContinuousQuery) -> str:
         counts = {variable: sum(variable in pattern for pattern in query.patterns) for variable in query.variables}
         nearest = max(counts.values(), default=0)
         near = ", ".join(v for v, count in counts.items() if count == nearest) if nearest else "none"
-        raise QueryError(f"query {query.name} has no partition key: no variable is in all {len(query.patterns)} "
-                         f"triple patterns (in the most, {nearest}: {near}); --partitions needs one")
+        raise QueryError(
+            f"query {query.name} has no partition key: no variable is in all {len(query.patterns)} "
+            f"triple patterns (in the most, {nearest}: {near}); --partitions needs one"
+        )
     for variable in candidates:
         if all(pattern[PREDICATE] != variable for pattern in query.patterns):
             return variable
@@ -88,11 +90,15 @@ def plan_partitions(query: ContinuousQuery, partitions: int, engine_cls: type | 
     if partitions < 1:
         raise ConfigError(f"--partitions must be at least 1, got {partitions}")
     if query.named_windows:
-        raise QueryError(f"query {query.name} is over {len(query.named_windows)} named windows; --partitions splits "
-                         "a query over one stream")
+        raise QueryError(
+            f"query {query.name} is over {len(query.named_windows)} named windows; --partitions splits "
+            "a query over one stream"
+        )
     if engine_cls is not None and engine_cls.capabilities.output != "delta":
-        raise EngineError(f"engine {engine_cls.name!r} reports {engine_cls.capabilities.output} (added answers only); "
-                          "--partitions merges deltas, both added and removed answers")
+        raise EngineError(
+            f"engine {engine_cls.name!r} reports {engine_cls.capabilities.output} (added answers only); "
+            "--partitions merges deltas, both added and removed answers"
+        )
     key = choose_key(query)
     positions = tuple(tuple(i for i, position in enumerate(pattern) if position == key) for pattern in query.patterns)
     return PartitionPlan(query, partitions, key, positions)

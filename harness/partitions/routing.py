@@ -20,6 +20,7 @@ from engines.rdfs import Schema
 from harness.partitions.plan import PartitionPlan, partition_of
 
 ROUTE_CACHE = 1 << 16  # distinct triples remembered: a window repeats its triples, a stream need not fit
+NOWHERE: frozenset[int] = frozenset()
 
 
 def _fit_test(pattern: tuple[str, str, str]):
@@ -35,7 +36,13 @@ def _fit_test(pattern: tuple[str, str, str]):
                 first_place[position] = i
 
     def fits(triple: Triple) -> bool:
-        return all(triple[i] == term for i, term in constants) and all(triple[i] == triple[j] for i, j in repeats)
+        for i, term in constants:
+            if triple[i] != term:
+                return False
+        for i, j in repeats:
+            if triple[i] != triple[j]:
+                return False
+        return True
 
     return fits
 
@@ -48,17 +55,33 @@ class Router:
         self.partitions = plan.partitions
         closed = Schema(schema) if plan.query.entailment == "rdfs" else None
         self._entailed = closed.consequences if closed else None
-        self._tests = [(_fit_test(pattern), positions[0]) for pattern, positions in zip(plan.query.patterns, plan.positions, strict=True)]
-        self.targets = lru_cache(maxsize=ROUTE_CACHE)(self._targets)
+        # most triples of a stream fit no pattern: a pattern's constant predicate turns them away in one look-up
+        self._by_predicate: dict[str, list] = {}
+        self._any_predicate: list = []
+        for pattern, positions in zip(plan.query.patterns, plan.positions, strict=True):
+            test = (_fit_test(pattern), positions[0])
+            if is_variable(pattern[1]):
+                self._any_predicate.append(test)
+            else:
+                self._by_predicate.setdefault(pattern[1], []).append(test)
+        self._cached_targets = lru_cache(maxsize=ROUTE_CACHE)(self._targets)
 
     def _targets(self, triple: Triple) -> frozenset[int]:
-        """The partitions ``triple`` goes to (empty: it can be in no match)."""
         found = set()
         for candidate in self._entailed(triple) if self._entailed else (triple,):
-            for fits, position in self._tests:
+            for fits, position in self._by_predicate.get(candidate[1], ()):
+                if fits(candidate):
+                    found.add(partition_of(candidate[position], self.partitions))
+            for fits, position in self._any_predicate:
                 if fits(candidate):
                     found.add(partition_of(candidate[position], self.partitions))
         return frozenset(found)
+
+    def targets(self, triple: Triple) -> frozenset[int]:
+        """The partitions ``triple`` goes to (empty: it can be in no match)."""
+        if self._entailed is None and not self._any_predicate and triple[1] not in self._by_predicate:
+            return NOWHERE
+        return self._cached_targets(triple)
 
     def share(self, event: Event, partition: int) -> Event:
         """Partition ``partition``'s share of ``event``: the instant (index, time) with the updates routed to it."""
