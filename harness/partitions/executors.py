@@ -94,12 +94,16 @@ class SparkExecutor:
         spec = (job.engine, job.plan, job.portable_stream(), job.options, str(work))
         try:
             self.context.setJobGroup(f"cgpm-partitions-{work.name}", f"cgpm: {job.plan.describe()}")
+            # a failed task is this one line, not the executor's and the scheduler's stack traces on stderr
+            self.context.setLogLevel("OFF")
             rows = (
                 self.context.parallelize(range(partitions), partitions).map(lambda p: partition_task(spec, p)).collect()
             )
         except Exception as error:  # Py4J wraps the executor's failure: keep the line that says what failed
             shutil.rmtree(work, ignore_errors=True)
             raise EngineFailure(f"the partitioned run on {self.master} failed: {failure_line(error)}") from None
+        finally:
+            self.context.setLogLevel("ERROR")  # harness.spark's level
         summaries = [PartitionSummary(**row) for row in sorted(rows, key=lambda row: row["partition"])]
         if [summary.partition for summary in summaries] != list(range(partitions)):
             shutil.rmtree(work, ignore_errors=True)

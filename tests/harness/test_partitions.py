@@ -180,6 +180,9 @@ def test_a_spark_job_that_fails_is_one_line_and_leaves_nothing(tmp_path, monkeyp
         def setJobGroup(self, *args):
             pass
 
+        def setLogLevel(self, level):
+            pass
+
         def parallelize(self, items, slices):
             return self
 
