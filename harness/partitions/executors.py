@@ -35,6 +35,7 @@ class PartitionJob:
     plan: PartitionPlan
     stream: object
     options: dict = field(default_factory=dict)
+    steady_from: int | None = None  # the steady state's first event, for each partition's ``steady_s``
 
     def portable_stream(self):
         """The stream as a task receives it: an opened directory without the driver's cached scans."""
@@ -68,7 +69,7 @@ class InProcessExecutor:
 
     def run(self, job: PartitionJob) -> PartitionedRun:
         runs = [
-            PartitionRun(job.engine, job.plan, job.stream, partition, options=job.options)
+            PartitionRun(job.engine, job.plan, job.stream, partition, options=job.options, steady_from=job.steady_from)
             for partition in range(job.plan.partitions)
         ]
         return PartitionedRun(runs, lambda: [run.summary for run in runs])
@@ -91,11 +92,11 @@ class SparkExecutor:
 
         partitions = job.plan.partitions
         work = Path(tempfile.mkdtemp(prefix="cgpm-partitions-"))
-        spec = (job.engine, job.plan, job.portable_stream(), job.options, str(work))
+        spec = (job.engine, job.plan, job.portable_stream(), job.options, job.steady_from, str(work))
         try:
             self.context.setJobGroup(f"cgpm-partitions-{work.name}", f"cgpm: {job.plan.describe()}")
             # a failed task is this one line, not the executor's and the scheduler's stack traces on stderr
-            self.context.setLogLevel("OFF")
+            _spark_log_level(self.context, "OFF")
             rows = (
                 self.context.parallelize(range(partitions), partitions).map(lambda p: partition_task(spec, p)).collect()
             )
@@ -103,7 +104,7 @@ class SparkExecutor:
             shutil.rmtree(work, ignore_errors=True)
             raise EngineFailure(f"the partitioned run on {self.master} failed: {failure_line(error)}") from None
         finally:
-            self.context.setLogLevel("ERROR")  # harness.spark's level
+            _spark_log_level(self.context, "ERROR")  # harness.spark's level
         summaries = [PartitionSummary(**row) for row in sorted(rows, key=lambda row: row["partition"])]
         if [summary.partition for summary in summaries] != list(range(partitions)):
             shutil.rmtree(work, ignore_errors=True)
@@ -113,6 +114,14 @@ class SparkExecutor:
             )
         histories = [read_history(history_file(work, partition)) for partition in range(partitions)]
         return PartitionedRun(histories, summaries, work)
+
+
+def _spark_log_level(context, level: str) -> None:
+    """Spark's own loggers (``org.apache.spark``, which harness.spark's log4j file sets apart from the root) at ``level``."""
+    jvm = getattr(context, "_jvm", None)
+    if jvm is not None:
+        log4j = jvm.org.apache.logging.log4j
+        log4j.core.config.Configurator.setLevel("org.apache.spark", getattr(log4j.Level, level))
 
 
 PYTHON_ERROR = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Problem|Failure)\b: ")
@@ -127,7 +136,9 @@ def failure_line(error: Exception) -> str:
         return raised[-1][:300]
     for line in lines:
         if "SparkException: " in line:
-            return line.split("SparkException: ", 1)[1][:300]
+            reason = line.split("SparkException: ", 1)[1]
+            reason = reason.split("most recent failure: ", 1)[-1].replace("org.apache.spark.SparkException: ", "")
+            return reason.split(" Consider setting", 1)[0][:300]
     return (lines[0] if lines else type(error).__name__)[:300]
 
 

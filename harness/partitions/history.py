@@ -32,7 +32,9 @@ class PartitionSummary:
     removed: int = 0
     answers: int = 0  # owned answers held at the end
     wall_s: float = 0.0  # routing and the engine's pushes, without reading and decoding the stream
+    steady_s: float | None = None  # the same from the steady state's first event on, when asked for
     decode_s: float = 0.0
+    rss_peak_bytes: int | None = None  # the peak RSS of the process it ran in, when that process ran it alone
     engine: str = ""
     stats: dict = field(default_factory=dict)
 
@@ -51,9 +53,13 @@ class PartitionRun:
         partition: int,
         *,
         options: dict | None = None,
+        steady_from: int | None = None,
         clock=time.perf_counter,
     ) -> None:
+        """``steady_from``: the first event of the steady state (``harness.bench.steady``), whose loop time from
+        there on is ``summary.steady_s``."""
         self.engine_ref, self.plan, self.stream, self.partition = engine, plan, stream, partition
+        self.steady_from = steady_from
         self.options = options or {}
         self.clock = clock
         self.summary = PartitionSummary(partition)
@@ -67,15 +73,21 @@ class PartitionRun:
         alone = plan.partitions == 1  # owns every mapping: no test per mapping
         try:
             reading = iter(self.stream.events)
+            clock = self.clock
+            started, paused = clock(), 0.0  # paused: time spent in whoever reads the history between records
+            fill: list[float] = []  # busy and decode time when the steady state's first event is read
+
+            def busy() -> float:
+                return clock() - started - paused - getattr(reading, "decode_ns", 0) / 1e9
 
             def shares():
                 for event in reading:
+                    if event.index == self.steady_from:
+                        fill.append(busy())
                     share = router.share(event, partition)
                     summary.updates += len(share.updates)
                     yield share
 
-            clock = self.clock
-            busy, mark = 0.0, clock()  # the time spent here, not in whoever reads the history between records
             for event, delta in engine_steps(engine, shares()):
                 summary.events += 1
                 if not delta:
@@ -85,12 +97,12 @@ class PartitionRun:
                 if added or removed:
                     summary.added += len(added)
                     summary.removed += len(removed)
-                    busy += clock() - mark
+                    left = clock()
                     yield event.index, event.ts, list(added), list(removed)
-                    mark = clock()
-            busy += clock() - mark
+                    paused += clock() - left
             summary.decode_s = getattr(reading, "decode_ns", 0) / 1e9
-            summary.wall_s = busy - summary.decode_s
+            summary.wall_s = busy()
+            summary.steady_s = summary.wall_s - fill[0] if fill else None
             held = engine.answers()
             summary.answers = sum(1 for mapping in held if alone or owner(mapping) == partition)
             summary.stats = engine.stats()

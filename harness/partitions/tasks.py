@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,11 +21,12 @@ def history_file(work: str | Path, partition: int) -> Path:
 
 
 def partition_task(spec: tuple, partition: int) -> dict:
-    """Run partition ``partition`` of ``spec`` (engine, plan, stream, options, work directory); its summary."""
-    engine, plan, stream, options, work = spec
+    """Run partition ``partition`` of ``spec`` (engine, plan, stream, options, steady state's first event, work
+    directory); its summary, with the peak RSS of the worker that ran it (a fresh one unless Spark reuses workers)."""
+    engine, plan, stream, options, steady_from, work = spec
     target = history_file(work, partition)
     pending = target.with_name(f".{target.name}.part")
-    run = PartitionRun(engine, plan, stream, partition, options=options)
+    run = PartitionRun(engine, plan, stream, partition, options=options, steady_from=steady_from)
     try:
         with open(pending, "w", encoding="utf-8") as out:
             for index, ts, added, removed in run:
@@ -33,6 +35,7 @@ def partition_task(spec: tuple, partition: int) -> dict:
     finally:
         if pending.exists():
             pending.unlink()
+    run.summary.rss_peak_bytes = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
     return run.summary.as_json()
 
 
