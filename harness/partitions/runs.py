@@ -37,9 +37,16 @@ class SplitRun:
 
 
 def start_split_run(
-    engine, query: ContinuousQuery, stream, partitions: int, executor, options: dict | None = None
+    engine,
+    query: ContinuousQuery,
+    stream,
+    partitions: int,
+    executor,
+    options: dict | None = None,
+    steady_from: int | None = None,
 ) -> SplitRun:
-    """Check, plan and start ``partitions`` partitions of ``engine`` on ``query`` over ``stream`` with ``executor``."""
+    """Check, plan and start ``partitions`` partitions of ``engine`` on ``query`` over ``stream`` with ``executor``
+    (``steady_from``: the steady state's first event, for each partition's ``steady_s``)."""
     engine_cls = engine_class_for(engine, query, stream)
     plan = plan_partitions(query, partitions, engine_cls)
-    return SplitRun(engine_cls, plan, executor.run(PartitionJob(engine, plan, stream, options or {})))
+    return SplitRun(engine_cls, plan, executor.run(PartitionJob(engine, plan, stream, options or {}, steady_from)))
