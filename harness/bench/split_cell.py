@@ -13,7 +13,8 @@ What a row says, beside the unsplit columns it shares (answers and their digest,
   (``harness.bench.steady``). This is the throughput N workers give when each has its core: on a machine with
   fewer cores than partitions the partitions share them, and ``end_to_end_s`` (the Spark job, its scheduling
   and every partition reading the stream, then the merge) says what the machine did;
-- ``merge_s``: the driver's merge; ``partition_updates``, ``partition_wall_s``, ``partition_rss_peak_bytes``
+- ``merge_s``: the driver's merge; ``partition_updates``, ``partition_wall_s``, ``partition_cpu_s`` (its
+  process's CPU time over the pass, reading included: what load does not inflate), ``partition_rss_peak_bytes``
   (each partition's worker's peak RSS) as JSON lists, and ``partition_skew``, the largest partition's updates
   over the mean (1.0: even);
 - ``rss_peak_bytes``: the largest partition's worker peak.
@@ -95,7 +96,8 @@ def _time_split(task: dict, runner) -> dict:
         "triples_per_s": timeline.triples / critical if critical > 0 else None,
         "merge_s": merge_s, "job_s": job_s, "end_to_end_s": end_to_end_s,
         "partition_updates": json.dumps(sizes), "partition_wall_s": json.dumps([round(s.wall_s, 6) for s in summaries]),
-        "partition_rss_peak_bytes": json.dumps(rss), "partition_skew": max(sizes) / mean if mean else None,
+        "partition_rss_peak_bytes": json.dumps(rss),
+        "partition_cpu_s": json.dumps([round(s.cpu_s, 6) for s in summaries]), "partition_skew": max(sizes) / mean if mean else None,
         "rss_peak_bytes": max(rss) if all(value is not None for value in rss) else None,
         "decode_s": max(s.decode_s for s in summaries), "added": digest.added, "removed": digest.removed,
         **digest.columns(),

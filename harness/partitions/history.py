@@ -34,6 +34,7 @@ class PartitionSummary:
     wall_s: float = 0.0  # routing and the engine's pushes, without reading and decoding the stream
     steady_s: float | None = None  # the same from the steady state's first event on, when asked for
     decode_s: float = 0.0
+    cpu_s: float = 0.0  # this process's CPU time over the pass, reading and decoding included (load does not inflate it)
     rss_peak_bytes: int | None = None  # the peak RSS of the process it ran in, when that process ran it alone
     engine: str = ""
     stats: dict = field(default_factory=dict)
@@ -74,7 +75,7 @@ class PartitionRun:
         try:
             reading = iter(self.stream.events)
             clock = self.clock
-            started, paused = clock(), 0.0  # paused: time spent in whoever reads the history between records
+            started, paused, cpu_started = clock(), 0.0, time.process_time()  # paused: time spent in whoever reads the history between records
             fill: list[float] = []  # busy and decode time when the steady state's first event is read
 
             def busy() -> float:
@@ -102,6 +103,7 @@ class PartitionRun:
                     paused += clock() - left
             summary.decode_s = getattr(reading, "decode_ns", 0) / 1e9
             summary.wall_s = busy()
+            summary.cpu_s = time.process_time() - cpu_started
             summary.steady_s = summary.wall_s - fill[0] if fill else None
             held = engine.answers()
             summary.answers = sum(1 for mapping in held if alone or owner(mapping) == partition)
