@@ -45,11 +45,12 @@ def choose_key(query: ContinuousQuery) -> str:
     candidates = key_candidates(query)
     if not candidates:
         counts = {variable: sum(variable in pattern for pattern in query.patterns) for variable in query.variables}
-        nearest = max(counts.values(), default=0)
-        near = ", ".join(v for v, count in counts.items() if count == nearest) if nearest else "none"
+        most = max(counts.values(), default=0)
+        nearest = [variable for variable, count in counts.items() if count == most]
+        near = f"; {' and '.join(nearest)} {'is' if len(nearest) == 1 else 'are'} in {most}" if most else ""
         raise QueryError(
             f"query {query.name} has no partition key: no variable is in all {len(query.patterns)} "
-            f"triple patterns (in the most, {nearest}: {near}); --partitions needs one"
+            f"triple patterns{near}; --partitions needs one"
         )
     for variable in candidates:
         if all(pattern[PREDICATE] != variable for pattern in query.patterns):
