@@ -28,8 +28,11 @@ from tests.strategies import queries, streams, windows
 
 
 def held_after_each_event(steps):
+    """The answers after each instant; a delta naming an answer twice (two partitions reporting one mapping) fails."""
     held: set = set()
-    for _, delta in steps:
+    for event, delta in steps:
+        for rows in (delta.added, delta.removed):
+            assert len(rows) == len(set(rows)), f"event {event.index}: an answer reported twice in {rows}"
         held = (held - set(delta.removed)) | set(delta.added)
         yield frozenset(held)
 
