@@ -13,8 +13,10 @@ What a row says, beside the unsplit columns it shares (answers and their digest,
   (``harness.bench.steady``). This is the throughput N workers give when each has its core: on a machine with
   fewer cores than partitions the partitions share them, and ``end_to_end_s`` (the Spark job, its scheduling
   and every partition reading the stream, then the merge) says what the machine did;
+- ``cpu_s``: the same path in CPU time, which other processes' load does not stretch: the slowest partition's
+  loop CPU time (``partition_loop_cpu_s``, its thread's, reading excluded) plus the merge's;
 - ``merge_s``: the driver's merge; ``partition_updates``, ``partition_wall_s``, ``partition_cpu_s`` (its
-  process's CPU time over the pass, reading included: what load does not inflate), ``partition_rss_peak_bytes``
+  process's CPU time over the pass, reading included), ``partition_loop_cpu_s``, ``partition_rss_peak_bytes``
   (each partition's worker's peak RSS) as JSON lists, and ``partition_skew``, the largest partition's updates
   over the mean (1.0: even);
 - ``rss_peak_bytes``: the largest partition's worker peak.
@@ -57,17 +59,24 @@ def _time_split(task: dict, runner) -> dict:
     fill = query_fill_point(stream, query)
     executor = _executor(runner)
     started = time.perf_counter()
-    split = start_split_run(cell["engine"], query, stream, cell["partitions"], executor,
-                            steady_from=fill.event if fill is not None else None)
+    split = start_split_run(
+        cell["engine"],
+        query,
+        stream,
+        cell["partitions"],
+        executor,
+        steady_from=fill.event if fill is not None else None,
+    )
     job_s = time.perf_counter() - started
     digest, held = AnswerDigest(), set()
-    merge_ns = steady_merge_ns = 0
+    merge_ns = steady_merge_ns = merge_cpu_ns = 0
     try:
         merged = split.run.merged()
         while True:
-            step = time.perf_counter_ns()
+            step, step_cpu = time.perf_counter_ns(), time.thread_time_ns()
             record = next(merged, None)
             spent = time.perf_counter_ns() - step
+            merge_cpu_ns += time.thread_time_ns() - step_cpu
             merge_ns += spent
             if record is None:
                 break
@@ -81,39 +90,66 @@ def _time_split(task: dict, runner) -> dict:
         summaries = split.run.summaries()
     finally:
         split.close()
-    merge_s, steady_merge_s = merge_ns / 1e9, steady_merge_ns / 1e9
+    merge_s, steady_merge_s, merge_cpu_s = merge_ns / 1e9, steady_merge_ns / 1e9, merge_cpu_ns / 1e9
     if executor.name == "in-process":  # the partitions ran inside the merge's steps, as it pulled their records
         merge_s = max(0.0, merge_s - sum(s.wall_s + s.decode_s for s in summaries))
+        merge_cpu_s = max(0.0, merge_cpu_s - sum(s.cpu_s for s in summaries))
         steady_merge_s = max(0.0, steady_merge_s - sum(s.steady_s or 0.0 for s in summaries))
     critical = max(s.wall_s for s in summaries) + merge_s
     sizes = [s.updates for s in summaries]
     mean = sum(sizes) / len(sizes)
     rss = [s.rss_peak_bytes for s in summaries]
     row = {
-        "status": "ok", "error": "", "events": timeline.events, "triples": timeline.triples,
-        "partitions": cell["partitions"], "partition_key": split.plan.key, "partition_runner": executor.name,
-        "wall_s": critical, "events_per_s": timeline.events / critical if critical > 0 else None,
+        "status": "ok",
+        "error": "",
+        "events": timeline.events,
+        "triples": timeline.triples,
+        "partitions": cell["partitions"],
+        "partition_key": split.plan.key,
+        "partition_runner": executor.name,
+        "wall_s": critical,
+        "events_per_s": timeline.events / critical if critical > 0 else None,
         "triples_per_s": timeline.triples / critical if critical > 0 else None,
-        "merge_s": merge_s, "job_s": job_s, "end_to_end_s": end_to_end_s,
-        "partition_updates": json.dumps(sizes), "partition_wall_s": json.dumps([round(s.wall_s, 6) for s in summaries]),
+        "merge_s": merge_s,
+        "job_s": job_s,
+        "end_to_end_s": end_to_end_s,
+        "partition_updates": json.dumps(sizes),
+        "partition_wall_s": json.dumps([round(s.wall_s, 6) for s in summaries]),
         "partition_rss_peak_bytes": json.dumps(rss),
-        "partition_cpu_s": json.dumps([round(s.cpu_s, 6) for s in summaries]), "partition_skew": max(sizes) / mean if mean else None,
+        "partition_cpu_s": json.dumps([round(s.cpu_s, 6) for s in summaries]),
+        "partition_loop_cpu_s": json.dumps([round(s.loop_cpu_s, 6) for s in summaries]),
+        "cpu_s": max(s.loop_cpu_s for s in summaries) + merge_cpu_s,
+        "partition_skew": max(sizes) / mean if mean else None,
         "rss_peak_bytes": max(rss) if all(value is not None for value in rss) else None,
-        "decode_s": max(s.decode_s for s in summaries), "added": digest.added, "removed": digest.removed,
+        "decode_s": max(s.decode_s for s in summaries),
+        "added": digest.added,
+        "removed": digest.removed,
         **digest.columns(),
-        "answers": int(sum(Projection(query).answers(held).values())), "full_mappings": len(held),
-        "stats": json.dumps([s.stats for s in summaries], sort_keys=True), "inner_passes": 1, "short": False,
+        "answers": int(sum(Projection(query).answers(held).values())),
+        "full_mappings": len(held),
+        "stats": json.dumps([s.stats for s in summaries], sort_keys=True),
+        "inner_passes": 1,
+        "short": False,
     }
     steady = [s.steady_s for s in summaries]
     if fill is not None and all(value is not None for value in steady):
         steady_critical = max(steady) + steady_merge_s
-        row.update(steady_events=timeline.events - fill.event,
-                   steady_events_per_s=(timeline.events - fill.event) / steady_critical if steady_critical > 0 else None,
-                   steady_triples_per_s=(timeline.triples - fill.rows_before) / steady_critical
-                   if steady_critical > 0 else None)
+        row.update(
+            steady_events=timeline.events - fill.event,
+            steady_events_per_s=(timeline.events - fill.event) / steady_critical if steady_critical > 0 else None,
+            steady_triples_per_s=(timeline.triples - fill.rows_before) / steady_critical
+            if steady_critical > 0
+            else None,
+        )
     row["window_triples"] = window_triples(stream, query)
-    row.update(load_columns(machine_at_start, MachineLoad.now(), noisy_load=task.get("noisy_load", NOISY_LOAD),
-                            noisy_steal=task.get("noisy_steal", NOISY_STEAL)))
+    row.update(
+        load_columns(
+            machine_at_start,
+            MachineLoad.now(),
+            noisy_load=task.get("noisy_load", NOISY_LOAD),
+            noisy_steal=task.get("noisy_steal", NOISY_STEAL),
+        )
+    )
     return row
 
 
@@ -129,5 +165,8 @@ def run_split_task(task: dict, runner) -> dict:
     except CgpmError as problem:
         row = {"status": "error", "error": str(problem).splitlines()[0]}
     except Exception as failure:  # an engine bug must not stop the run; its message is kept
-        row = {"status": "error", "error": f"{type(failure).__name__}: {str(failure).splitlines()[0] if str(failure) else ''}"}
+        row = {
+            "status": "error",
+            "error": f"{type(failure).__name__}: {str(failure).splitlines()[0] if str(failure) else ''}",
+        }
     return {"row": row, "rss": [], "latency_ns": np.zeros(0, dtype=np.int64)}

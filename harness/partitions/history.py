@@ -34,7 +34,11 @@ class PartitionSummary:
     wall_s: float = 0.0  # routing and the engine's pushes, without reading and decoding the stream
     steady_s: float | None = None  # the same from the steady state's first event on, when asked for
     decode_s: float = 0.0
-    cpu_s: float = 0.0  # this process's CPU time over the pass, reading and decoding included (load does not inflate it)
+    cpu_s: float = (
+        0.0  # this process's CPU time over the pass, reading and decoding included (load does not inflate it)
+    )
+    loop_cpu_s: float = 0.0  # this thread's CPU time in routing and the engine's pushes alone (an external engine's
+    # child is not counted)
     rss_peak_bytes: int | None = None  # the peak RSS of the process it ran in, when that process ran it alone
     engine: str = ""
     stats: dict = field(default_factory=dict)
@@ -75,14 +79,21 @@ class PartitionRun:
         try:
             reading = iter(self.stream.events)
             clock = self.clock
-            started, paused, cpu_started = clock(), 0.0, time.process_time()  # paused: time spent in whoever reads the history between records
-            fill: list[float] = []  # busy and decode time when the steady state's first event is read
+            started, paused = clock(), 0.0  # paused: time spent in whoever reads the history between records
+            cpu_started = time.process_time()
+            cpu = {"start": time.thread_time(), "reading": 0.0, "paused": 0.0}  # this thread's CPU, apart likewise
+            fill: list[float] = []  # busy time when the steady state's first event is read
 
             def busy() -> float:
                 return clock() - started - paused - getattr(reading, "decode_ns", 0) / 1e9
 
             def shares():
-                for event in reading:
+                while True:
+                    before = time.thread_time()
+                    event = next(reading, None)
+                    cpu["reading"] += time.thread_time() - before
+                    if event is None:
+                        return
                     if event.index == self.steady_from:
                         fill.append(busy())
                     share = router.share(event, partition)
@@ -98,11 +109,13 @@ class PartitionRun:
                 if added or removed:
                     summary.added += len(added)
                     summary.removed += len(removed)
-                    left = clock()
+                    left, left_cpu = clock(), time.thread_time()
                     yield event.index, event.ts, list(added), list(removed)
                     paused += clock() - left
+                    cpu["paused"] += time.thread_time() - left_cpu
             summary.decode_s = getattr(reading, "decode_ns", 0) / 1e9
             summary.wall_s = busy()
+            summary.loop_cpu_s = time.thread_time() - cpu["start"] - cpu["reading"] - cpu["paused"]
             summary.cpu_s = time.process_time() - cpu_started
             summary.steady_s = summary.wall_s - fill[0] if fill else None
             held = engine.answers()

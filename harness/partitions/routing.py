@@ -23,9 +23,10 @@ ROUTE_CACHE = 1 << 16  # distinct triples remembered: a window repeats its tripl
 NOWHERE: frozenset[int] = frozenset()
 
 
-def _fit_test(pattern: tuple[str, str, str]):
-    """A function telling whether a triple fits ``pattern``: its constants equal, a repeated variable one term."""
-    constants = [(i, position) for i, position in enumerate(pattern) if not is_variable(position)]
+def _fit_conditions(pattern: tuple[str, str, str]) -> tuple[tuple, tuple]:
+    """What a triple must satisfy to fit ``pattern``: its constants ((position, term) pairs) and its repeated
+    variables ((position, position) pairs standing for one term)."""
+    constants = tuple((i, position) for i, position in enumerate(pattern) if not is_variable(position))
     first_place: dict[str, int] = {}
     repeats = []
     for i, position in enumerate(pattern):
@@ -34,17 +35,7 @@ def _fit_test(pattern: tuple[str, str, str]):
                 repeats.append((first_place[position], i))
             else:
                 first_place[position] = i
-
-    def fits(triple: Triple) -> bool:
-        for i, term in constants:
-            if triple[i] != term:
-                return False
-        for i, j in repeats:
-            if triple[i] != triple[j]:
-                return False
-        return True
-
-    return fits
+    return constants, tuple(repeats)
 
 
 class Router:
@@ -59,34 +50,36 @@ class Router:
         self._by_predicate: dict[str, list] = {}
         self._any_predicate: list = []
         for pattern, positions in zip(plan.query.patterns, plan.positions, strict=True):
-            test = (_fit_test(pattern), positions[0])
+            constants, repeats = _fit_conditions(pattern)
             if is_variable(pattern[1]):
-                self._any_predicate.append(test)
-            else:
-                self._by_predicate.setdefault(pattern[1], []).append(test)
-        self._cached_targets = lru_cache(maxsize=ROUTE_CACHE)(self._targets)
+                self._any_predicate.append((constants, repeats, positions[0]))
+            else:  # the predicate is looked up, not compared again
+                kept = tuple((i, term) for i, term in constants if i != 1)
+                self._by_predicate.setdefault(pattern[1], []).append((kept, repeats, positions[0]))
+        # entailment makes a triple's route costly (its closure) and repeated triples common: remember routes then
+        self._route = lru_cache(maxsize=ROUTE_CACHE)(self._targets) if self._entailed else self._targets
 
     def _targets(self, triple: Triple) -> frozenset[int]:
         found = set()
+        partitions = self.partitions
         for candidate in self._entailed(triple) if self._entailed else (triple,):
-            for fits, position in self._by_predicate.get(candidate[1], ()):
-                if fits(candidate):
-                    found.add(partition_of(candidate[position], self.partitions))
-            for fits, position in self._any_predicate:
-                if fits(candidate):
-                    found.add(partition_of(candidate[position], self.partitions))
-        return frozenset(found)
+            tests = self._by_predicate.get(candidate[1], ())
+            for constants, repeats, position in (*tests, *self._any_predicate) if self._any_predicate else tests:
+                if all(candidate[i] == term for i, term in constants) if constants else True:
+                    if not repeats or all(candidate[i] == candidate[j] for i, j in repeats):
+                        found.add(partition_of(candidate[position], partitions))
+        return frozenset(found) if found else NOWHERE
 
     def targets(self, triple: Triple) -> frozenset[int]:
         """The partitions ``triple`` goes to (empty: it can be in no match)."""
         if self._entailed is None and not self._any_predicate and triple[1] not in self._by_predicate:
             return NOWHERE
-        return self._cached_targets(triple)
+        return self._route(triple)
 
     def share(self, event: Event, partition: int) -> Event:
         """Partition ``partition``'s share of ``event``: the instant (index, time) with the updates routed to it."""
         targets = self.targets
-        kept = tuple(update for update in event.updates if partition in targets((update.s, update.p, update.o)))
+        kept = tuple(update for update in event.updates if partition in targets(update[1:]))
         if len(kept) == len(event.updates):
             return event
         return Event(event.index, event.ts, kept, event.stream)
@@ -96,6 +89,6 @@ class Router:
         shares: list[list] = [[] for _ in range(self.partitions)]
         targets = self.targets
         for update in event.updates:
-            for partition in targets((update.s, update.p, update.o)):
+            for partition in targets(update[1:]):
                 shares[partition].append(update)
         return [Event(event.index, event.ts, tuple(updates), event.stream) for updates in shares]
