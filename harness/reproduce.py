@@ -13,6 +13,7 @@ import re
 import shlex
 import time
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -84,8 +85,7 @@ def shrink(stream: Stream, still_fails, *, seconds: float = 30.0) -> Stream:
 
 
 def write_reproducer(
-    directory: Path, engine_name: str, query: ContinuousQuery, stream: Stream, *, oracle: str,
-    semantics: str | None = None,
+    directory: Path, engine_name: str, query: ContinuousQuery, stream: Stream, *, oracle: str, extra: Sequence[str] = ()
 ) -> str:
     """Write stream, query and command under ``directory``; return the command line."""
     from harness.streams import write_stream
@@ -97,12 +97,11 @@ def write_reproducer(
     query_path.write_text(query.text if query.text.endswith("\n") else query.text + "\n", encoding="utf-8")
     command = shlex.join([
         "cgpm", "verify", "--engine", engine_name, "--stream", str(stream_dir), "--query", str(query_path),
-        "--window", query.window.spec(), "--entailment", query.entailment, "--oracle", oracle,
-        *(() if semantics is None else ("--semantics", semantics)),
+        "--window", query.window.spec(), "--entailment", query.entailment, "--oracle", oracle, *extra,
     ])
     (directory / "reproduce.json").write_text(
         json.dumps({"engine": engine_name, "window": query.window.spec(), "entailment": query.entailment,
-                    "oracle": oracle, "semantics": semantics, "events": len(stream.events),
+                    "oracle": oracle, "options": list(extra), "events": len(stream.events),
                     "command": command}, indent=2) + "\n",
         encoding="utf-8",
     )

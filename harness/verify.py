@@ -48,10 +48,15 @@ def checkpoints(query: ContinuousQuery, stream, every: int) -> Iterator[int]:
 
 def _engine_steps(engine, stream, istream: bool) -> Iterator[tuple[object, set[Mapping], list[Mapping], list[Divergence]]]:
     """After each event: (the event, answers from deltas, the event's added answers, the delta's contradictions)."""
-    held: set[Mapping] = set()
     # an istream engine is asked for its answers after each event, so it must not run ahead of them
     events = iter(stream.events)
     steps = ((event, engine.push(event)) for event in events) if istream else engine_steps(engine, events)
+    return _checked_steps(engine, steps, istream)
+
+
+def _checked_steps(engine, steps, istream: bool):
+    """Each (event, delta) as ``_engine_steps`` gives it: the answers the deltas build, and what contradicts them."""
+    held: set[Mapping] = set()
     for event, delta in steps:
         problems = []
         if istream:
@@ -116,11 +121,24 @@ def verify(
     progress: Callable[[int], None] | None = None,
     engine_options: dict | None = None,
     oracle_results: list[tuple[int, int, frozenset[Mapping]]] | None = None,
+    partitions: int = 0,
+    executor=None,
 ) -> VerifyResult:
     """Check ``engine`` against ``oracle`` (``auto``: see ``harness.oracle_choice``); ``oracle_results`` (that oracle's ``oracle_answers`` at every instant of
-    this query and stream) lets several engines share one oracle pass."""
-    engine_cls = engine_class_for(engine, query, stream)
-    instance = build_engine(engine_cls, query, stream, **(engine_options or {}))
+    this query and stream) lets several engines share one oracle pass.
+
+    With ``partitions`` N >= 1 the engine runs split into N partitions on ``executor`` (``harness.partitions``;
+    default in this process), and its merged history is what is checked, at every checked instant as alone."""
+    split = None
+    if partitions:
+        from harness.partitions.executors import InProcessExecutor
+        from harness.partitions.runs import start_split_run
+
+        split = start_split_run(engine, query, stream, partitions, executor or InProcessExecutor(), engine_options)
+        engine_cls, instance = split.engine_cls, split
+    else:
+        engine_cls = engine_class_for(engine, query, stream)
+        instance = build_engine(engine_cls, query, stream, **(engine_options or {}))
     istream = engine_cls.capabilities.output == "istream"
     events = facts_of(stream).events
     choice = oracle_choice(oracle, query, stream, every=every) if oracle_results is None else OracleChoice(oracle, "a shared pass")
@@ -137,7 +155,8 @@ def verify(
             side = PulledOracle(iter(oracle_results))
         comparison = Comparison(result, istream, max_divergences)
         rule = CheckpointRule(query, every, events)
-        for event, held, added, problems in _engine_steps(instance, stream, istream):
+        steps = _checked_steps(None, split.steps(stream.events), False) if split else _engine_steps(instance, stream, istream)
+        for event, held, added, problems in steps:
             if progress is not None:
                 progress(event.index)
             comparison.contradictions(problems)
@@ -146,5 +165,5 @@ def verify(
             if expected is not None:
                 comparison.check(event, held, added, *expected)
     finally:
-        close_engine(instance)
+        close_engine(instance)  # a split run's close removes its work directory
     return result

@@ -258,8 +258,9 @@ def _verify_cell(task: dict, facts: dict) -> dict:
                                   stream, oracle=task.get("oracle", "rdflib"), every=task["verify_every"],
                                   share=not cell["engine"].endswith(PER_QUERY))
         else:
+            # a split cell's merged history is what is checked, split alike in the verifying process
             results = [verify(engine_class(cell["engine"]), query, stream, oracle=task.get("oracle", "rdflib"),
-                              every=task["verify_every"])]
+                              every=task["verify_every"], partitions=cell.get("partitions", 0))]
         sampler.disarm()
         first = min((result.first for result in results if result.first), key=lambda d: d.event_index, default=None)
         row.update(status="ok", error="", checkpoints=sum(result.checkpoints for result in results),

@@ -37,6 +37,8 @@ File shape (every key optional; relative paths are relative to the file's direct
     engines = ["spectra", "scan"]                    # default: the run's engines; else some of them
     concurrent = [1, 10, 50, 100]                    # copies of each query registered together (default [1]);
                                                      # an engine named NAME+perquery runs them one instance each
+    partitions = [0, 1, 2, 4]                        # key-partitioned runs (default [0]: unsplit), each partition a
+                                                     # Spark task (docs/partitioned-runs.md)
 
     [[workloads]]                                    # queries over named windows (RSP-QL): a stream per stream IRI
     queries = ["../generators/lsbench/queries/streams/Q6.rq"]
@@ -89,6 +91,7 @@ class Workload:
     max_events: int = 0
     engines: tuple[str, ...] = ()  # empty: the run's engines; else the ones of them this workload runs
     concurrent: tuple[int, ...] = (1,)  # how many copies of each query run together (harness.bench.query_copies)
+    partitions: tuple[int, ...] = (0,)  # 0: unsplit; N: split into N partitions (harness.bench.split_cell)
 
 
 @dataclass(frozen=True)
@@ -131,7 +134,7 @@ _TOP_TYPES = {
     "gate_threshold": (int, float),
 }
 _WORKLOAD_TYPES = {"queries": list, "stream": str, "generate": dict, "streams": dict, "windows": list, "entailment": str,
-                   "max_events": int, "engines": list, "concurrent": list}
+                   "max_events": int, "engines": list, "concurrent": list, "partitions": list}
 _GENERATE_TYPES = {"dataset": str, "scales": list, "seed": int, "event_shapes": list, "rate": (int, float), "options": dict}
 
 
@@ -239,6 +242,10 @@ def workload_from(table: dict, base: Path | None, where: str, key: str) -> Workl
     concurrent = table.get("concurrent", [1])
     if not concurrent or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in concurrent):
         raise ConfigError(f"key {key + '.concurrent'!r} in {where} must list query counts >= 1, not {concurrent!r}")
+    partitions = table.get("partitions", [0])
+    if not partitions or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in partitions):
+        raise ConfigError(f"key {key + '.partitions'!r} in {where} must list partition counts >= 0 (0: unsplit), "
+                          f"not {partitions!r}")
     engines = table.get("engines", [])
     if not all(isinstance(engine, str) for engine in engines):
         raise ConfigError(f"key {key + '.engines'!r} in {where} must list engine names, not {engines!r}")
@@ -253,7 +260,7 @@ def workload_from(table: dict, base: Path | None, where: str, key: str) -> Workl
         generate=generate_from(table["generate"], where, f"{key}.generate") if "generate" in table else None,
         streams=named_streams(table["streams"], base, where, f"{key}.streams") if "streams" in table else (),
         windows=windows, entailment=entailment, max_events=table.get("max_events", 0), engines=tuple(engines),
-        concurrent=tuple(concurrent),
+        concurrent=tuple(concurrent), partitions=tuple(partitions),
     )
     check_named_windows(workload, where, key)
     return workload

@@ -17,6 +17,7 @@ import hashlib
 import json
 import re
 from dataclasses import asdict, dataclass
+from itertools import product
 from pathlib import Path
 
 from common.errors import ConfigError
@@ -42,6 +43,7 @@ class Cell:
     query_path: str
     concurrent: int = 1  # the query's copies registered together (``harness.bench.query_copies``)
     streams: tuple[tuple[str, str, str], ...] = ()  # named windows: (stream IRI, directory, label) in query order
+    partitions: int = 0  # 0: unsplit; N: the stream split into N partitions (harness.bench.split_cell)
 
     @property
     def key(self) -> dict:
@@ -52,6 +54,8 @@ class Cell:
             key["concurrent"] = self.concurrent
         if self.streams:
             key["streams"] = [[iri, label] for iri, _, label in self.streams]
+        if self.partitions:
+            key["partitions"] = self.partitions
         return key
 
 
@@ -72,6 +76,7 @@ def cell_id_of(key: dict) -> str:
     concurrent = key.get("concurrent", 1)
     digest = hashlib.sha1(json.dumps(key, sort_keys=True).encode()).hexdigest()[:10]
     words = [key["engine"], key["dataset"], key["query"], key["window"]] + ([f"x{concurrent}"] if concurrent != 1 else [])
+    words += [f"p{key['partitions']}"] if key.get("partitions") else []
     slug = "--".join(re.sub(r"[^A-Za-z0-9.]+", "-", str(word)).strip("-") for word in words)
     return f"{slug}--{digest}"
 
@@ -166,7 +171,8 @@ def workload_engines(config: BenchConfig, engines: list[str]) -> list[list[str]]
 
 
 def expand(config: BenchConfig, engines: list[str], generated: dict) -> list[Cell]:
-    """Every cell of the run, in a stable order: workload, stream, query, window, concurrent queries, then engine."""
+    """Every cell of the run, in a stable order: workload, stream, query, window, concurrent queries, partitions, then
+    engine."""
     cells = []
     for workload, its_engines in zip(config.workloads, workload_engines(config, engines)):
         for source in workload_sources(workload, generated):
@@ -174,15 +180,14 @@ def expand(config: BenchConfig, engines: list[str], generated: dict) -> list[Cel
                 for window in workload.windows:
                     query = resolved_query(query_path, window, workload.entailment)
                     read, streams = _cell_source(query, source)
-                    for concurrent in workload.concurrent:
-                        for engine in its_engines:
-                            cells.append(Cell(
-                                engine=engine, dataset=read.dataset, scale=read.scale,
-                                event_shape=read.event_shape, query=query.name, window=window_column(query),
-                                entailment=query.entailment, max_events=workload.max_events,
-                                stream_dir=read.directory, query_path=query_path, concurrent=concurrent,
-                                streams=streams,
-                            ))
+                    for concurrent, partitions, engine in product(workload.concurrent, workload.partitions, its_engines):
+                        cells.append(Cell(
+                            engine=engine, dataset=read.dataset, scale=read.scale,
+                            event_shape=read.event_shape, query=query.name, window=window_column(query),
+                            entailment=query.entailment, max_events=workload.max_events,
+                            stream_dir=read.directory, query_path=query_path, concurrent=concurrent,
+                            streams=streams, partitions=partitions,
+                        ))
     seen = set()
     unique = []
     for cell in cells:

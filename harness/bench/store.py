@@ -130,6 +130,7 @@ def cells_frame(run_dir: Path) -> pd.DataFrame:
         key = {column: part["cell"][column] for column in KEY_COLUMNS}
         key["concurrent"] = part["cell"].get("concurrent", 1)  # parts stored before the concurrent axis ran one query
         key["streams"] = streams_column(part["cell"].get("streams", ()))
+        key["partitions"] = part["cell"].get("partitions", 0)  # 0: unsplit (and every part stored before the axis)
         rows.append({"cell_id": part["cell_id"], **key, "repetition": part["repetition"], **part["row"]})
     frame = pd.DataFrame(rows)
     if frame.empty:

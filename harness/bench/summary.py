@@ -26,11 +26,12 @@ MEDIAN_COLUMNS = ("wall_s", "cpu_s", "triples_per_s", "events_per_s", "steady_tr
                   "latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "latency_max_ms", "rss_base_bytes",
                   "rss_peak_bytes", "rss_growth_bytes", "bytes_per_window_triple", "rss_own_bytes",
                   "own_bytes_per_window_triple", "answers", "sampler_share",
-                  "inner_passes", "e2e_p50_ms", "e2e_p99_ms", "max_wait_s", "rate_eps")
+                  "inner_passes", "e2e_p50_ms", "e2e_p99_ms", "max_wait_s", "rate_eps",
+                  "merge_s", "end_to_end_s", "partition_skew")  # the last three: split cells (harness.bench.split_cell)
 SPREAD_COLUMNS = ("wall_s", "triples_per_s", "events_per_s", "steady_triples_per_s", "steady_events_per_s",
                   "latency_p50_ms", "latency_p99_ms", "rss_growth_bytes", "bytes_per_window_triple", "rss_own_bytes",
                  "own_bytes_per_window_triple", "e2e_p50_ms",
-                  "e2e_p99_ms")
+                  "e2e_p99_ms", "merge_s", "end_to_end_s")
 
 
 def _status(statuses: pd.Series) -> str:
@@ -47,6 +48,8 @@ def per_cell(cells: pd.DataFrame) -> pd.DataFrame:
         frame["concurrent"] = 1
     if "streams" not in frame:  # cells stored before named windows read one stream each
         frame["streams"] = ""
+    if "partitions" not in frame:  # cells stored before split runs were unsplit
+        frame["partitions"] = 0
     for column in (*MEDIAN_COLUMNS, "window_triples"):
         if column not in frame:
             frame[column] = float("nan")
@@ -61,7 +64,8 @@ def per_cell(cells: pd.DataFrame) -> pd.DataFrame:
     for cell_id, group in frame.groupby("cell_id", sort=False):
         ok = group[group["ok_flag"]]
         row = {"cell_id": cell_id, **{column: group[column].iloc[0] for column in KEY_COLUMNS},
-               "concurrent": group["concurrent"].iloc[0], "streams": group["streams"].fillna("").iloc[0]}
+               "concurrent": group["concurrent"].iloc[0], "streams": group["streams"].fillna("").iloc[0],
+               "partitions": int(pd.to_numeric(group["partitions"], errors="coerce").fillna(0).iloc[0])}
         row.update(repetitions=len(group), ok=len(ok), status=_status(group["status"]),
                    verdict=group["verdict"].iloc[0], error=next((e for e in group["error"] if isinstance(e, str) and e), ""))
         for column in ("events", "triples", "window_triples"):
@@ -134,7 +138,8 @@ def _all_or_none(values: pd.Series):
 
 def workload_key(frame: pd.DataFrame) -> pd.Series:
     # the streams of a query over named windows are part of what it ran on (empty for one stream)
-    columns = [*WORKLOAD_COLUMNS, *(["streams"] if "streams" in frame else [])]
+    # a split cell is compared with cells split alike (the same partitions)
+    columns = [*WORKLOAD_COLUMNS, *(["streams"] if "streams" in frame else []), *(["partitions"] if "partitions" in frame else [])]
     return frame[columns].fillna("").astype(str).agg("|".join, axis=1)
 
 
@@ -209,6 +214,7 @@ def display_table(summary: pd.DataFrame) -> pd.DataFrame:
         "query": summary["query"],
         "window": summary["window"],
         "queries": summary["concurrent"] if "concurrent" in summary else 1,
+        "partitions": summary["partitions"] if "partitions" in summary else 0,
         "events": summary["events"],
         "runs ok": runs.where(~short, runs + " short"),
         "status": summary["status"],
@@ -235,7 +241,7 @@ def display_table(summary: pd.DataFrame) -> pd.DataFrame:
 
 
 # display_table's columns in the order a person reads them first; the terminal shows as many as fit
-TERMINAL_COLUMNS = ("engine", "query", "window", "queries", "status", "verdict", "wall s", "triples/s", "×reeval", "runs ok",
+TERMINAL_COLUMNS = ("engine", "query", "window", "queries", "partitions", "status", "verdict", "wall s", "triples/s", "×reeval", "runs ok",
                     "dataset", "p99 ms", OWN_MIB, "×variant", "kept up")
 WINDOW_WIDTH = 40  # characters of the window column in the terminal's table (the report keeps it whole)
 TERMINAL_WIDTH = 120

@@ -44,6 +44,9 @@ def add_parser(subparsers) -> None:
     cell.add_argument("--concurrent", action="append", type=int, metavar="N",
                       help="run N copies of each query together, constants redrawn from the stream (repeatable: the "
                       "queries axis; an engine named NAME+perquery runs them one instance each)")
+    cell.add_argument("--partitions", action="append", type=int, metavar="N",
+                      help="split the stream into N key partitions, each a Spark task (repeatable: the partitions "
+                      "axis; 0 is the unsplit cell; docs/partitioned-runs.md)")
     knobs = parser.add_argument_group("measurement (override the file)")
     knobs.add_argument("--repetitions", type=int, help=f"timed repetitions per cell (default {DEFAULTS.repetitions})")
     knobs.add_argument("--warmup", type=int, help=f"untimed passes before the timed one (default {DEFAULTS.warmup})")
@@ -95,9 +98,11 @@ def resolve(args: argparse.Namespace):
             workload["max_events"] = args.max_events
         if args.concurrent:
             workload["concurrent"] = list(args.concurrent)
-    elif args.window or args.entailment or args.max_events is not None or args.concurrent:
-        raise ConfigError("--window, --entailment, --max-events and --concurrent describe a cell: give --stream and "
-                          "--query too")
+        if args.partitions:
+            workload["partitions"] = list(args.partitions)
+    elif args.window or args.entailment or args.max_events is not None or args.concurrent or args.partitions:
+        raise ConfigError("--window, --entailment, --max-events, --concurrent and --partitions describe a cell: give "
+                          "--stream and --query too")
     name = args.name or (args.config.stem if args.config and config.name == DEFAULTS.name else None)
     flags = {
         "name": name, "engines": tuple(args.engine) if args.engine else None, "repetitions": args.repetitions,

@@ -31,6 +31,7 @@ from engines.model.semantics import Report, load_profile
 from engines.profiled import ProfiledRun
 from engines.protocol import per_query
 from harness.commands.common import add_query_arguments, load_many_inputs, progress_bar
+from harness.commands.partitioned import add_partition_arguments, check_partition_arguments, run_partitioned
 from harness.engines_setup import build_engine, build_query_set, close_engine, engine_steps
 from harness.projection import Projection
 from harness.streams.atomic import current_umask
@@ -52,6 +53,7 @@ def add_parser(subparsers) -> None:
                         "(DESIGN.md section 2, Profiles)")
     parser.add_argument("--per-query", action="store_true",
                         help="several queries: one engine instance per query even when the engine shares")
+    add_partition_arguments(parser, master=True)
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.set_defaults(handler=run)
 
@@ -68,6 +70,9 @@ def _trace_target(path: Path):
 
 def run(args: argparse.Namespace) -> int:
     queries, stream = load_many_inputs(args)
+    partitions = check_partition_arguments(args, queries)
+    if partitions:
+        return run_partitioned(args, queries[0], stream, partitions)
     if args.semantics is not None:
         return run_under_profile(args, queries, stream)
     if len(queries) > 1:

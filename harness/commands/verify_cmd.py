@@ -21,6 +21,7 @@ from pathlib import Path
 
 from common.errors import ConfigError
 from harness.commands.common import add_query_arguments, load_many_inputs, progress_bar
+from harness.commands.partitioned import add_partition_arguments, check_partition_arguments, executor_for
 from harness.commands.verify_profile import add_profile_arguments, check_profile_arguments, run_under_profile
 from harness.oracle_choice import ORACLE_CHOICES, REEVALUATION_LIMIT
 from harness.spark_progress import spark_progress
@@ -49,6 +50,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--no-reproducer", action="store_true", help="do not shrink and write a reproducer")
     parser.add_argument("--per-query", action="store_true",
                         help="several queries: one engine instance per query even when the engine shares")
+    add_partition_arguments(parser, master=False)
     parser.add_argument("--json", action="store_true", help="print the verdict as JSON")
     parser.set_defaults(handler=run)
 
@@ -56,19 +58,23 @@ def add_parser(subparsers) -> None:
 def _reproduce(args, query, stream, result) -> str:
     from harness.reproduce import failing_suffix, reproducer_directory, shrink, write_reproducer
 
+    partitions = getattr(args, "partitions", None) or 0
+
     # a shrunk stream is small: the Spark oracle's start-up would dominate each of the many candidates
     oracle = "auto" if result.oracle == "spark" else result.oracle
 
     def still_fails(candidate) -> bool:
-        try:
-            return not verify(args.engine, query, candidate, oracle=oracle, max_divergences=1).agrees
+        try:  # a split run is shrunk split alike, in this process: the split and the merge are the same code
+            return not verify(args.engine, query, candidate, oracle=oracle, max_divergences=1,
+                              partitions=partitions).agrees
         except Exception:  # a candidate the engine crashes on still reproduces a bug
             return True
 
     # shrinking tries many sub-sequences: of a suffix of the events up to the first divergence, held in memory
     small = shrink(failing_suffix(stream, result.first.event_index, still_fails), still_fails)
     directory = args.reproducer or reproducer_directory(result.engine, query.name, time.strftime("%Y%m%d-%H%M%S"))
-    write_reproducer(directory, args.engine, query, small, oracle=oracle)
+    extra = ["--partitions", str(partitions), "--partition-runner", "in-process"] if partitions else []
+    write_reproducer(directory, args.engine, query, small, oracle=oracle, extra=extra)
     return str(directory)
 
 
@@ -93,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--every must be at least 1, got {args.every}")
     check_profile_arguments(args)
     queries, stream = load_many_inputs(args)
+    partitions = check_partition_arguments(args, queries)
     if args.semantics is not None or args.answers is not None:
         return run_under_profile(args, queries, stream)
     if args.master:
@@ -104,21 +111,27 @@ def run(args: argparse.Namespace) -> int:
     query = queries[0]
     comparison = _LazyBar(lambda: len(stream.events), f"verify {args.engine}")
     with spark_progress(f"{args.oracle if args.oracle != 'auto' else 'spark'} oracle job"):
-        result = verify(args.engine, query, stream, oracle=args.oracle, every=args.every, progress=comparison.update)
+        result = verify(args.engine, query, stream, oracle=args.oracle, every=args.every, progress=comparison.update,
+                        partitions=partitions, executor=executor_for(args) if partitions else None)
     comparison.close()
     if not result.agrees and not args.no_reproducer:
         result.reproducer = _reproduce(args, query, stream, result)
     first = result.first.as_json(query.variables) if result.first else None
+    split = ""
+    if partitions:
+        from harness.partitions.plan import choose_key
+
+        split = f" in {partitions} partitions by {choose_key(query)}"
     if args.json:
         print(json.dumps({
-            "engine": result.engine, "query": result.query, "window": result.window, "oracle": result.oracle,
+            "engine": result.engine, "partitions": partitions or None, "query": result.query, "window": result.window, "oracle": result.oracle,
             "oracle_reason": result.oracle_reason, "checked": result.checked, "events": result.events, "checkpoints": result.checkpoints,
             "mismatches": result.mismatches, "agrees": result.agrees, "first_divergence": first,
             "reproducer": result.reproducer,
         }))
     else:
         verdict = "agrees" if result.agrees else f"DISAGREES ({result.mismatches} mismatches)"
-        print(f"{result.engine} on {result.query} [{result.window}] {verdict} with the {result.oracle} oracle: "
+        print(f"{result.engine}{split} on {result.query} [{result.window}] {verdict} with the {result.oracle} oracle: "
               f"{result.checkpoints} checkpoints over {result.events} events ({result.checked})")
         if args.oracle == "auto":
             print(f"  oracle: {result.oracle_reason}")

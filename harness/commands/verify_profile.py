@@ -101,5 +101,5 @@ def _reproduce(args: argparse.Namespace, engine_name: str, query, stream, profil
     end = facts_of(stream).events - 1 if beyond is None else beyond[0] - 1
     small = shrink(failing_suffix(stream, end, still_fails), still_fails)
     directory = args.reproducer or reproducer_directory(engine_name, query.name, time.strftime("%Y%m%d-%H%M%S"))
-    write_reproducer(directory, args.engine, query, small, oracle=oracle, semantics=args.semantics)
+    write_reproducer(directory, args.engine, query, small, oracle=oracle, extra=("--semantics", args.semantics))
     return str(directory)

@@ -1,4 +1,4 @@
-"""The tool runs on a real Spark standalone cluster: generate, a small bench and the Spark oracle against its spark:// URL.
+"""The tool runs on a real Spark standalone cluster: generate, a small bench, the Spark oracle and a partitioned verify against its spark:// URL.
 
 The cluster is the one a user starts: ``cgpm cluster`` (a master and two one-core workers on
 127.0.0.1), run as a child process for this module only, its URL read from its stdout, and stopped
@@ -66,6 +66,12 @@ def test_generate_bench_and_verify_on_a_standalone_cluster(cluster, tmp_path):
                               "--window", "sliding:20min:5min", "--oracle", "spark", "--master", url, "--json").stdout)
     assert verdict["agrees"] and verdict["oracle"] == "spark"
     assert verdict["checkpoints"] == verdict["events"] > 100
+
+    # split by ?trip into 3 partitions, each a task on the cluster's executors, merged here: the same verdict
+    split = json.loads(cgpm("verify", "--engine", "spectra", "--stream", stream_uri, "--query", str(QUERY),
+                            "--window", "sliding:20min:5min", "--oracle", "spark", "--partitions", "3", "--master", url,
+                            "--json").stdout)
+    assert split["agrees"] and split["partitions"] == 3 and split["checkpoints"] == verdict["checkpoints"]
 
     out = tmp_path / "bench"
     cgpm("bench", "--stream", str(tmp_path / "taxi"), "--query", str(QUERY), "--window", "sliding:20min:5min",

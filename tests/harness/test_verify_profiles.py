@@ -156,7 +156,7 @@ def test_a_wrong_engine_under_a_profile_gets_a_shrunk_reproducer_that_fails_alon
     verdict = json.loads(out)
     assert code == 1 and verdict["reproducer"] == str(tmp_path / "small")
     written = json.loads((tmp_path / "small" / "reproduce.json").read_text())
-    assert written["semantics"] == "csparql" and 0 < written["events"] < len(CHECK.stream().events)
+    assert written["options"] == ["--semantics", "csparql"] and 0 < written["events"] < len(CHECK.stream().events)
     argv = shlex.split(written["command"])
     assert argv[:2] == ["cgpm", "verify"] and argv[-2:] == ["--semantics", "csparql"]
     code, out, _ = _cli(capsys, *argv[1:], "--no-reproducer")
