@@ -52,11 +52,20 @@ def _unavailable(name: str):
 
 
 SPLIT = [check for check in CHECKS if _splits(check)]
+# an external engine starts a child per partition (a JVM for the Java ones): the first few checks it runs show that
+# the split reaches it over the protocol; the routing and merge themselves are the in-process engines' to prove
+EXTERNAL_CHECKS = 3
+
+
+def _checks(name: str) -> list:
+    runs = [check for check in SPLIT if _runs(name, check)]
+    return runs[:EXTERNAL_CHECKS] if getattr(get_engine(name), "out_of_process", False) else runs
+
+
 CASES = [
     pytest.param(name, check, id=f"{name}:{check.name}", marks=_unavailable(name))
     for name in all_engine_names()
-    for check in SPLIT
-    if _runs(name, check)
+    for check in _checks(name)
 ]
 
 
