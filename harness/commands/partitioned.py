@@ -23,13 +23,21 @@ RUNNERS = ("spark", "in-process")
 
 
 def add_partition_arguments(parser: argparse.ArgumentParser, *, master: bool) -> None:
-    parser.add_argument("--partitions", type=int, metavar="N",
-                        help="split the stream by a variable every triple pattern binds and run one engine per "
-                        "partition, each a Spark task; the partitions' deltas are merged by instant "
-                        "(docs/partitioned-runs.md)")
-    parser.add_argument("--partition-runner", choices=RUNNERS, default="spark",
-                        help="where the partitions run: Spark tasks (default), or in this process, one after another "
-                        "as the merge asks (no Java needed)")
+    parser.add_argument(
+        "--partitions",
+        type=int,
+        metavar="N",
+        help="split the stream by a variable every triple pattern binds and run one engine per "
+        "partition, each a Spark task; the partitions' deltas are merged by instant "
+        "(docs/partitioned-runs.md)",
+    )
+    parser.add_argument(
+        "--partition-runner",
+        choices=RUNNERS,
+        default="spark",
+        help="where the partitions run: Spark tasks (default), or in this process, one after another "
+        "as the merge asks (no Java needed)",
+    )
     if master:
         parser.add_argument("--master", help="Spark master URL for the partitions (default local[*])")
 
@@ -96,8 +104,18 @@ def run_partitioned(args: argparse.Namespace, query, stream, partitions: int) ->
             held.update(delta.added)
             if trace:
                 added, removed = projection.delta(delta)
-                trace.write(json.dumps({"i": instant.index, "ts": instant.ts, "added": [list(m) for m in added],
-                                        "removed": [list(m) for m in removed]}, ensure_ascii=False) + "\n")
+                trace.write(
+                    json.dumps(
+                        {
+                            "i": instant.index,
+                            "ts": instant.ts,
+                            "added": [list(m) for m in added],
+                            "removed": [list(m) for m in removed],
+                        },
+                        ensure_ascii=False,
+                    )
+                    + "\n"
+                )
         finished = time.perf_counter()
         if trace:
             trace.close()
@@ -113,21 +131,38 @@ def run_partitioned(args: argparse.Namespace, query, stream, partitions: int) ->
     if executor.name == "in-process":  # the partitions ran inside the merge's loop, as it pulled their records
         merge_s -= sum(summary.wall_s + summary.decode_s for summary in summaries)
     summary = {
-        "engine": split.name, "query": query.name, "window": query.window_spec, "entailment": query.entailment,
-        "events": events, "triples": triples, "answers": sum(projection.answers(held).values()),
-        "full_mappings": len(held), "variables": projection.names, "added": added_total, "removed": removed_total,
-        "wall_s": round(finished - started, 6), "merge_s": round(max(merge_s, 0.0), 6),
-        "partitioned": {"partitions": partitions, "key": split.plan.key, "runner": executor.name,
-                        "master": getattr(executor, "master", None),
-                        "by_partition": [s.as_json() for s in summaries]},
+        "engine": split.name,
+        "query": query.name,
+        "window": query.window_spec,
+        "entailment": query.entailment,
+        "events": events,
+        "triples": triples,
+        "answers": sum(projection.answers(held).values()),
+        "full_mappings": len(held),
+        "variables": projection.names,
+        "added": added_total,
+        "removed": removed_total,
+        "wall_s": round(finished - started, 6),
+        "merge_s": round(max(merge_s, 0.0), 6),
+        "partitioned": {
+            "partitions": partitions,
+            "key": split.plan.key,
+            "runner": executor.name,
+            "master": getattr(executor, "master", None),
+            "by_partition": [s.as_json() for s in summaries],
+        },
     }
     if args.json:
         print(json.dumps(summary))
         return 0
-    print(f"{split.name} on {query.name} [{query.window_spec}] in {partitions} partitions by {split.plan.key} "
-          f"({executor.name}{' on ' + executor.master if getattr(executor, 'master', None) else ''}): {events} events, "
-          f"{triples} triples, {summary['answers']} answers at the end (+{added_total} / -{removed_total} over the "
-          f"stream) in {finished - started:.3f}s")
-    print(f"  {skew_line(summaries)}; slowest partition {max(s.wall_s for s in summaries):.3f}s; "
-          f"merge {summary['merge_s']:.3f}s")
+    print(
+        f"{split.name} on {query.name} [{query.window_spec}] in {partitions} partitions by {split.plan.key} "
+        f"({executor.name}{' on ' + executor.master if getattr(executor, 'master', None) else ''}): {events} events, "
+        f"{triples} triples, {summary['answers']} answers at the end (+{added_total} / -{removed_total} over the "
+        f"stream) in {finished - started:.3f}s"
+    )
+    print(
+        f"  {skew_line(summaries)}; slowest partition {max(s.wall_s for s in summaries):.3f}s; "
+        f"merge {summary['merge_s']:.3f}s"
+    )
     return 0
