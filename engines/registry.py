@@ -35,6 +35,7 @@ BUILTIN: dict[str, str] = {
     "tpjoin-lazy": "engines.tpjoin:TPJoinIncrementalEngine",
     "tpjoin-eager": "engines.tpjoin:TPJoinEagerEngine",
     "sparkwave": "engines.sparkwave:SparkwaveEngine",
+    "spark-streaming": "engines.spark_streaming:SparkStreamingEngine",
 }
 
 

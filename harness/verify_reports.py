@@ -60,11 +60,11 @@ def _held(stream) -> Stream:
 
 
 def verify_engine_reports(engine: str | type, query: ContinuousQuery, stream, profile: Profile,
-                          oracle: str = "rdflib") -> tuple[str, ProfileVerdict]:
+                          oracle: str = "rdflib", master: str | None = None) -> tuple[str, ProfileVerdict]:
     """``(the engine's name, its verdict)``: its reports under ``profile`` against the oracle's."""
     held = _held(stream)
-    engine_cls = engine_class_for(engine, query, held)
-    instance = build_engine(engine_cls, query, held)
+    engine_cls = engine_class_for(engine, query, held, profile)
+    instance = build_engine(engine_cls, query, held, profile=profile, master=master)
     try:
         reports = run_profiled(instance, query, profile, held.events)
     finally:
