@@ -44,11 +44,11 @@ def engine_class_for(reference: str | type, query: ContinuousQuery, stream: Stre
     if query.window.kind not in engine_cls.capabilities.windows and can_adapt(engine_cls):
         engine_cls = windowed(engine_cls)
     check_supported(engine_cls, query, has_static=has_static, has_deletions=has_deletions)
-    if profile is None:  # what every command runs without --semantics: an engine of another semantics says so
-        refusal = engine_cls.capabilities.profile_refusal(load_profile(DEFAULT_PROFILE))
-        if refusal is not None:
-            raise EngineError(f"engine {engine_cls.name!r} does not support {refusal}: give --semantics "
-                              f"{sorted(engine_cls.capabilities.profiles)[0]}")
+    # without --semantics every command runs cgpm: an engine of another semantics says which to give
+    refusal = engine_cls.capabilities.profile_refusal(profile or load_profile(DEFAULT_PROFILE))
+    if refusal is not None:
+        hint = f": give --semantics {sorted(engine_cls.capabilities.profiles)[0]}" if profile is None else ""
+        raise EngineError(f"engine {engine_cls.name!r} does not support {refusal}{hint}")
     return engine_cls
 
 

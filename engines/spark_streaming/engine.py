@@ -66,6 +66,8 @@ class SparkStreamingEngine:
         self.timing = Timing.of(query.window, profile.tick_period)
         self.plan = plan_query(query)
         spark = _session()
+        # a micro-batch without data would only evict state: it is a tick no report needs, and costs one
+        spark.conf.set("spark.sql.streaming.noDataMicroBatches.enabled", "false")
         self.directory = tempfile.mkdtemp(prefix="cgpm-spark-streaming-")
         self.source = os.path.join(self.directory, "events")
         os.mkdir(self.source)

@@ -1,0 +1,42 @@
+"""What the commands say about the spark-streaming engine before any Spark starts: its semantics is not cgpm, and what it refuses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engines.registry import all_engine_names, known_engines, profile_engines
+from harness.cli import main
+
+REPOSITORY = Path(__file__).resolve().parents[3]
+EXAMPLE = REPOSITORY / "harness" / "examples" / "university"
+CHAIN = str(EXAMPLE / "queries" / "chain.rq")
+
+
+def _one_line_error(capsys, argv) -> str:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    return err
+
+
+@pytest.mark.parametrize("command", ["run", "verify"])
+def test_without_semantics_it_says_which_profile_to_give(capsys, command):
+    err = _one_line_error(capsys, [command, "--engine", "spark-streaming", "--stream", str(EXAMPLE), "--query", CHAIN,
+                                   "--window", "sliding:10s:1s"])
+    assert "'spark-streaming' does not support the semantics profile cgpm (it supports: spark-microbatch)" in err
+    assert "give --semantics spark-microbatch" in err
+
+
+def test_an_event_window_and_another_profile_are_refused_by_name(capsys):
+    argv = ["verify", "--engine", "spark-streaming", "--stream", str(EXAMPLE), "--query", CHAIN]
+    assert "does not support event windows" in _one_line_error(capsys, [*argv, "--window", "event",
+                                                                        "--semantics", "spark-microbatch"])
+    assert "does not support the semantics profile cqels" in _one_line_error(
+        capsys, [*argv, "--window", "sliding:10s:1s", "--semantics", "cqels"])
+
+
+def test_it_is_listed_but_left_out_of_the_suites_that_check_cgpm():
+    assert profile_engines() == ["spark-streaming"]
+    assert "spark-streaming" in all_engine_names() and "spark-streaming" not in known_engines()
