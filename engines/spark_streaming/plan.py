@@ -162,18 +162,15 @@ def plan_query(query: ContinuousQuery) -> JoinPlan:
     unknown = [bool(expr_variables(expr) - set(variables)) or not reads[i] for i, expr in enumerate(parts)]
     placed: set[int] = set()
     with_filters, bound = [], set()
-    for position, (scan, keys) in enumerate(ordered):
+    for scan, keys in ordered:
+        # a conjunct reading only this pattern's variables is pushed into its scan; one that needs the join, after it
         own = tuple(i for i in range(len(parts)) if i not in placed and not unknown[i] and reads[i] <= scan.variables)
         placed.update(own)
         bound |= scan.variables
         after = tuple(i for i in range(len(parts)) if i not in placed and not unknown[i] and reads[i] <= bound)
         placed.update(after)
         with_filters.append((Scan(scan.pattern, scan.constants, scan.binds, scan.equal, own), keys, after))
-    first_scan, _, first_after = with_filters[0]
     final = tuple(i for i in range(len(parts)) if i not in placed)
     steps = tuple(Step(scan, keys, after) for scan, keys, after in with_filters[1:])
-    # the first scan has no join step: conjuncts first bound by it alone are its own
-    first_scan = Scan(first_scan.pattern, first_scan.constants, first_scan.binds, first_scan.equal,
-                      first_scan.filters + first_after)
-    return JoinPlan(tuple(query.variables), first_scan, steps, parts,
+    return JoinPlan(tuple(query.variables), with_filters[0][0], steps, parts,
                     tuple(native_filter(expr, variables) for expr in parts), final)

@@ -40,3 +40,26 @@ def test_an_event_window_and_another_profile_are_refused_by_name(capsys):
 def test_it_is_listed_but_left_out_of_the_suites_that_check_cgpm():
     assert profile_engines() == ["spark-streaming"]
     assert "spark-streaming" in all_engine_names() and "spark-streaming" not in known_engines()
+
+
+def test_a_bench_cell_runs_it_under_its_own_profile_and_gives_it_that_profile():
+    from engines.baselines.reeval import ReevalEngine
+    from engines.spark_streaming import SparkStreamingEngine
+    from harness.engines_setup import default_profile, profile_options
+
+    profile = default_profile(SparkStreamingEngine)
+    assert profile.name == "spark-microbatch" and default_profile(ReevalEngine) is None
+    assert profile_options(SparkStreamingEngine, profile) == {"profile": profile}
+    assert profile_options(ReevalEngine, profile) == {}  # reeval is driven under a profile by engines.profiled
+
+
+def test_start_runtime_refuses_to_start_a_session_inside_a_spark_task(monkeypatch):
+    import pyspark
+
+    from common.errors import EngineError
+    from engines.spark_streaming import SparkStreamingEngine
+    from harness.engines_setup import start_runtime
+
+    monkeypatch.setattr(pyspark.TaskContext, "get", staticmethod(lambda: object()))
+    with pytest.raises(EngineError, match="cannot run inside a Spark task: run its cells with runner = \"process\""):
+        start_runtime(SparkStreamingEngine)
