@@ -29,7 +29,7 @@ from common.errors import EngineError, EngineFailure
 from engines.model.semantics import Profile, Report, named_profiles
 from engines.model.stream import DELETE, ContinuousQuery, Delta, Event, Mapping
 from engines.protocol import Capabilities
-from engines.spark_streaming.plan import plan_query
+from engines.spark_streaming.plan import column, plan_query
 from engines.spark_streaming.progress import BatchFigures
 from engines.spark_streaming.timing import Timing
 
@@ -68,6 +68,9 @@ class SparkStreamingEngine:
         spark = _session()
         # a micro-batch without data would only evict state: it is a tick no report needs, and costs one
         spark.conf.set("spark.sql.streaming.noDataMicroBatches.enabled", "false")
+        # every stateful operator runs a task per shuffle partition each micro-batch: no more than the cores
+        partitions = int(spark.conf.get("spark.sql.shuffle.partitions"))
+        spark.conf.set("spark.sql.shuffle.partitions", str(max(1, min(partitions, spark.sparkContext.defaultParallelism))))
         self.directory = tempfile.mkdtemp(prefix="cgpm-spark-streaming-")
         self.source = os.path.join(self.directory, "events")
         os.mkdir(self.source)
@@ -78,10 +81,13 @@ class SparkStreamingEngine:
         self.last_ts: int | None = None
         self.ticks_run = 0
         self.files = 0
+        self.triples = 0
         self.latest: frozenset[Mapping] = frozenset()
         self.query_handle = None
         try:
             stream, fixed = joined_parts(spark, self.plan, self.timing, events_stream(spark, self.source), static)
+            if fixed is not None:  # in the query's variable order, as mappings are (the joins order columns their way)
+                fixed = fixed.select(*(column(index) for index in range(len(query.variables))))
             self.static_only = frozenset(tuple(row) for row in fixed.collect()) if fixed is not None else frozenset()
             output = istream(stream, self.plan, self.timing, fixed)
             self.query_handle = (output.writeStream.outputMode("append").foreachBatch(self._collect)
@@ -105,6 +111,7 @@ class SparkStreamingEngine:
             pq.write_table(table, hidden)
             os.rename(hidden, os.path.join(self.source, f"tick-{self.files:09d}.parquet"))
             self.files += 1
+            self.triples += len(updates)
             try:
                 self.query_handle.processAllAvailable()
             except Exception as error:
@@ -155,7 +162,7 @@ class SparkStreamingEngine:
         return Counter(self.latest)
 
     def stats(self) -> dict[str, int]:
-        return {**self.figures.stats(), "ticks": self.ticks_run}
+        return {**self.figures.stats(), "ticks": self.ticks_run, "triples": self.triples}
 
     def close(self) -> None:
         if self.query_handle is not None:

@@ -1,7 +1,8 @@
 """An engine's figures per micro-batch are Spark's own: read from the streaming query's progress reports, never timed here.
 
 ``StreamingQuery.recentProgress`` holds a dict per micro-batch (Spark's ``StreamingQueryProgress``:
-``durationMs.triggerExecution`` the batch's wall time, ``numInputRows``, ``processedRowsPerSecond``,
+``durationMs.triggerExecution`` the batch's wall time, ``numInputRows`` (the rows every scan of the source read:
+a query of n patterns reads each triple n times), ``processedRowsPerSecond``,
 ``stateOperators[*].numRowsTotal`` and ``memoryUsedBytes`` for every stateful operator: the joins' and
 ISTREAM's state). ``BatchFigures`` keeps one line per batch as they come (Spark keeps only the last
 100) and sums them into the integers ``Engine.stats()`` returns, so ``cgpm bench`` records them with

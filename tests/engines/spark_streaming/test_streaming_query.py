@@ -19,7 +19,9 @@ from harness.verify_reports import verify_engine_reports
 from oracles.reports import expected_reports
 from tests.conformance.checks import PREFIXES, build_stream
 
-pytestmark = pytest.mark.spark
+# two streaming queries of 3-6 micro-batches: each batch plans and runs several stateful operators (about a second
+# on a quiet machine), so the file takes about a minute
+pytestmark = [pytest.mark.spark, pytest.mark.slow]
 
 
 def _profile(period: int):
@@ -58,4 +60,5 @@ def test_three_joins_and_a_mapping_that_leaves_the_window_and_comes_back(spark):
         engine.close()
     assert reports == expected_reports(chain, stream, profile)
     assert [report.time for report in reports] == [3, 12]  # gone at 6 and 9, back at 12; tick 15 never comes
-    assert stats["micro_batches"] == stats["ticks"] == 3 and stats["input_rows"] == 8
+    assert stats["micro_batches"] == stats["ticks"] == 3 and stats["triples"] == 8
+    assert stats["input_rows"] >= 8 and stats["batch_ms_total"] > 0  # Spark's own figures: each scan reads the source
