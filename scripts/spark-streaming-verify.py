@@ -34,9 +34,9 @@ def datasets(lubm_scale: int) -> list[dict]:
         {"name": f"lubm{lubm_scale}", "generate": ["lubm", "--scale", str(lubm_scale), "--seed", "0"],
          "window": "sliding:30s:10s", "profile": PROFILES / "tick-10s.toml", "max_events": 0, "queries": LUBM},
         {"name": "lsbench100", "generate": ["lsbench", "--scale", "100", "--seed", "0", "--option", "stream=all"],
-         "window": "sliding:6h:1h", "profile": PROFILES / "tick-1h.toml", "max_events": 4000, "queries": LSBENCH},
+         "window": "sliding:6h:1h", "profile": PROFILES / "tick-1h.toml", "max_events": 1500, "queries": LSBENCH},
         {"name": "snb300", "generate": ["snb", "--scale", "300", "--seed", "0"],
-         "window": "sliding:7d:1d", "profile": PROFILES / "tick-1d.toml", "max_events": 3000, "queries": SNB},
+         "window": "sliding:7d:1d", "profile": PROFILES / "tick-1d.toml", "max_events": 1000, "queries": SNB},
     ]
 
 
