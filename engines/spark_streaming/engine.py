@@ -18,6 +18,7 @@ standalone cluster of ``cgpm cluster`` runs on this machine).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from collections import Counter
@@ -35,6 +36,19 @@ from engines.spark_streaming.timing import Timing
 
 PROFILE = "spark-microbatch"
 _EVENTS = pa.schema([("ts", pa.int64()), ("s", pa.string()), ("p", pa.string()), ("o", pa.string())])
+
+
+_RAISED = re.compile(r"^\s*(?:Caused by: )?([\w.$]*(?:Error|Exception)): (.+)$")
+_WRAPPERS = ("StreamingQueryException", "Py4JJavaError", "PythonException", "SparkException")
+
+
+def root_cause(text: str) -> str:
+    """The innermost error a Spark failure's text names (its first line says only that the query stopped)."""
+    raised = [match for line in text.splitlines() if (match := _RAISED.match(line))]
+    inner = [match for match in raised if not match.group(1).endswith(_WRAPPERS)]
+    chosen = (inner or raised)[-1] if raised else None
+    line = f"{chosen.group(1).rsplit('.', 1)[-1]}: {chosen.group(2)}" if chosen else text.strip().splitlines()[0]
+    return line.strip()[:300]
 
 
 def _session():
@@ -116,7 +130,7 @@ class SparkStreamingEngine:
                 self.query_handle.processAllAvailable()
             except Exception as error:
                 raise EngineFailure(f"engine {self.name!r}: the streaming query failed at tick {tick}: "
-                                    f"{str(error).strip().splitlines()[0][:300]}") from None
+                                    f"{root_cause(str(error))}") from None
             self.figures.add(self.query_handle.recentProgress)
         rows, self.rows = self.rows, []
         self.figures.output_rows += len(rows)

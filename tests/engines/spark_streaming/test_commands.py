@@ -63,3 +63,15 @@ def test_start_runtime_refuses_to_start_a_session_inside_a_spark_task(monkeypatc
     monkeypatch.setattr(pyspark.TaskContext, "get", staticmethod(lambda: object()))
     with pytest.raises(EngineError, match="cannot run inside a Spark task: run its cells with runner = \"process\""):
         start_runtime(SparkStreamingEngine)
+
+
+def test_a_failed_streaming_query_is_reported_by_its_innermost_error():
+    from engines.spark_streaming.engine import root_cause
+
+    text = ("[STREAM_FAILED] Query [id = 1] terminated with exception: [FOREACH_BATCH_USER_FUNCTION_ERROR] An error\n"
+            "org.apache.spark.sql.streaming.StreamingQueryException: the query stopped\n"
+            "Caused by: org.apache.spark.api.python.PythonException: Traceback (most recent call last):\n"
+            '  File "x.py", line 3, in report\n'
+            "TypeError: unhashable type: 'list'\n\tat org.apache.spark.sql.Dataset.collect(Dataset.scala:1)")
+    assert root_cause(text) == "TypeError: unhashable type: 'list'"
+    assert root_cause("no error named here\nsecond line") == "no error named here"
