@@ -108,7 +108,7 @@ def write_table(verdicts: Path, table: Path) -> None:
     lines = ["| dataset | query | window | profile | events | master | verdict | reports (oracle's) | wall s |",
              "|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
-        verdict = ("exact" if row["agrees"] == "True" else "DIFFERS") if row["agrees"] else f"refused: {row['error']}"
+        verdict = ("exact" if row["agrees"] == "True" else "DIFFERS") if row["agrees"] else f"no verdict: {row['error'][:160]}"
         lines.append(f"| {row['dataset']} | {row['query']} | {row['window']} | {row['profile']} | {row['max_events']} "
                      f"| {row['master']} | {verdict} | {row['reports']} ({row['expected_reports']}) | {row['wall_s']} |")
     table.write_text("\n".join(lines) + "\n", encoding="utf-8")
