@@ -11,7 +11,9 @@ The engine keeps its own semantics (DESIGN.md section 2: answers after every eve
 - the current answers are kept from the engine's deltas, and a ``engines.window_state.WindowState`` fed
   the same events tells whether the content is empty or changed.
 
-So only ``[o,c)`` bounds are possible (the engine's), and ``Capabilities.profiles`` says so.
+So only ``[o,c)`` bounds are possible (the engine's), and ``Capabilities.profiles`` says so. An engine whose
+evaluation *is* a profile's (``reports_natively``: ``spark-streaming``, a micro-batch query) is built with
+``profile=`` and gives its reports itself (``NativeRun``); ``profiled_run`` picks the one or the other.
 Which instances and ticks are reported follows ``oracles.reports``, written again here on purpose.
 """
 
@@ -170,8 +172,31 @@ class ProfiledRun:
         return [report]
 
 
+class NativeRun:
+    """An engine that reports under its profile itself (``reports_natively``: built with ``profile=``), read as a ProfiledRun is."""
+
+    def __init__(self, engine, query: ContinuousQuery, profile: Profile) -> None:
+        check_profile(type(engine), query, profile)
+        if engine.profile != profile:
+            raise EngineError(f"engine {engine.name!r} was built for profile {engine.profile.name}, not {profile.name}")
+        self.engine = engine
+
+    def push(self, event: Event) -> list[Report]:
+        return self.engine.push_reports(event)
+
+    def finish(self) -> list[Report]:
+        return self.engine.finish()
+
+
+def profiled_run(engine, query: ContinuousQuery, profile: Profile) -> ProfiledRun | NativeRun:
+    """The engine's reports under ``profile``: its own when it reports natively, else read off its state by ProfiledRun."""
+    if getattr(engine, "reports_natively", False):
+        return NativeRun(engine, query, profile)
+    return ProfiledRun(engine, query, profile)
+
+
 def run_profiled(engine, query: ContinuousQuery, profile: Profile, events: Iterable[Event]) -> list[Report]:
     """Every report the engine gives over ``events`` under ``profile``."""
-    run = ProfiledRun(engine, query, profile)
+    run = profiled_run(engine, query, profile)
     reports = [report for event in events for report in run.push(event)]
     return reports + run.finish()

@@ -61,8 +61,16 @@ class Capabilities:
         }
 
     def profile_refusal(self, profile) -> str | None:
-        """Why this engine cannot report under ``profile`` (an ``engines.model.semantics.Profile``), or None."""
+        """Why this engine cannot report under ``profile`` (an ``engines.model.semantics.Profile``), or None.
+
+        A profile is taken when it is named here, has bounds named here, or has the values of a shipped profile
+        named here, a ``time:P`` tick's period aside (a user's file with another micro-batch period)."""
         if profile.name in self.profiles or profile.bounds in self.profiles:
+            return None
+        from engines.model.semantics import named_profiles, same_but_tick_period
+
+        shipped = named_profiles()
+        if any(same_but_tick_period(profile, shipped[name]) for name in self.profiles if name in shipped):
             return None
         return f"the semantics profile {profile.name} (it supports: {', '.join(sorted(self.profiles))})"
 

@@ -16,11 +16,13 @@ and ``has_deletions``.
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 
 from common.errors import EngineError
 from engines.adapters import can_adapt, windowed
+from engines.model.semantics import DEFAULT_PROFILE, Profile, load_profile
 from engines.model.stream import ContinuousQuery, Delta, Event, Stream
 from engines.protocol import check_supported
 from engines.query_set import PerQueryEngine
@@ -32,21 +34,61 @@ def engine_class(reference: str | type) -> type:
     return resolve(reference)
 
 
-def engine_class_for(reference: str | type, query: ContinuousQuery, stream: Stream) -> type:
-    """The class to instantiate for ``query`` on ``stream``: the engine itself or its windowed adapter."""
+def engine_class_for(reference: str | type, query: ContinuousQuery, stream: Stream, profile: Profile | None = None
+                     ) -> type:
+    """The class to instantiate for ``query`` on ``stream`` under ``profile`` (None: ``cgpm``, the default
+    semantics): the engine itself or its windowed adapter."""
     engine_cls = resolve(reference)
     has_static = bool(stream.static)
     has_deletions = stream.has_deletions
     if query.window.kind not in engine_cls.capabilities.windows and can_adapt(engine_cls):
         engine_cls = windowed(engine_cls)
     check_supported(engine_cls, query, has_static=has_static, has_deletions=has_deletions)
+    # without --semantics every command runs cgpm: an engine of another semantics says which to give
+    refusal = engine_cls.capabilities.profile_refusal(profile or load_profile(DEFAULT_PROFILE))
+    if refusal is not None:
+        hint = f": give --semantics {sorted(engine_cls.capabilities.profiles)[0]}" if profile is None else ""
+        raise EngineError(f"engine {engine_cls.name!r} does not support {refusal}{hint}")
     return engine_cls
 
 
-def build_engine(reference: str | type, query: ContinuousQuery, stream: Stream, **options):
-    engine_cls = engine_class_for(reference, query, stream)
+def default_profile(engine_cls: type) -> Profile | None:
+    """What a command that names no semantics runs an engine under: None (``cgpm``) when it takes it, else the
+    first shipped profile it declares (``spark-streaming``'s ``spark-microbatch``)."""
+    if engine_cls.capabilities.profile_refusal(load_profile(DEFAULT_PROFILE)) is None:
+        return None
+    return load_profile(sorted(engine_cls.capabilities.profiles)[0])
+
+
+def start_runtime(engine_cls: type, master: str | None = None) -> None:
+    """Start what an engine runs on before it is built: the SparkSession of an engine that is a Spark query
+    (``master``, else ``CGPM_SPARK_MASTER``, else local mode), inside no Spark task (a session cannot start there)."""
+    if not getattr(getattr(engine_cls, "inner", engine_cls), "runs_on_spark", False):
+        return
+    from pyspark import TaskContext
+
+    if TaskContext.get() is not None:
+        raise EngineError(f"engine {engine_cls.name!r} runs its own Spark query and cannot run inside a Spark task: "
+                          "run its cells with runner = \"process\" (cgpm bench --runner process)")
+    from harness.spark import spark_session
+
+    spark_session(master or os.environ.get("CGPM_SPARK_MASTER"), app_name=f"cgpm {engine_cls.name}")
+
+
+def profile_options(engine_cls: type, profile: Profile | None) -> dict:
+    """The constructor options that give an engine reporting under its own profile (``reports_natively``) that profile."""
+    if profile is not None and getattr(engine_cls, "reports_natively", False):
+        return {"profile": profile}
+    return {}
+
+
+def build_engine(reference: str | type, query: ContinuousQuery, stream: Stream, *, profile: Profile | None = None,
+                 master: str | None = None, **options):
+    engine_cls = engine_class_for(reference, query, stream, profile)
+    start_runtime(engine_cls, master)
     try:
-        return engine_cls(query, static=stream.static, schema=stream.schema, **options)
+        return engine_cls(query, static=stream.static, schema=stream.schema, **profile_options(engine_cls, profile),
+                          **options)
     except TypeError as error:
         raise EngineError(f"engine {engine_cls.name!r} rejected its options: {error}") from None
 

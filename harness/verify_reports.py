@@ -21,7 +21,7 @@ from pathlib import Path
 from common.errors import ConfigError
 from engines.model.semantics import Profile
 from engines.model.stream import ContinuousQuery
-from engines.profiled import ProfiledRun
+from engines.profiled import profiled_run
 from harness.engines_setup import build_engine, close_engine, engine_class_for
 from harness.projection import Projection
 from harness.recorded_reports import read_recorded
@@ -55,14 +55,14 @@ def report_oracle(oracle: str) -> str:
 
 
 def verify_engine_reports(engine: str | type, query: ContinuousQuery, stream, profile: Profile,
-                          oracle: str = "rdflib") -> tuple[str, ProfileVerdict]:
+                          oracle: str = "rdflib", master: str | None = None) -> tuple[str, ProfileVerdict]:
     """``(the engine's name, its verdict)``: its reports under ``profile`` against the oracle's, the stream read once."""
-    engine_cls = engine_class_for(engine, query, stream)
-    instance = build_engine(engine_cls, query, stream)
+    engine_cls = engine_class_for(engine, query, stream, profile)
+    instance = build_engine(engine_cls, query, stream, profile=profile, master=master)
     projection = Projection(query)
     running = RunningComparison(distinct=query.distinct)
     try:
-        run = ProfiledRun(instance, query, profile)
+        run = profiled_run(instance, query, profile)
         expected = OracleReports(query, stream.static, stream.schema, profile, report_oracle(oracle))
         for event in stream.events:
             running.add(from_reports(expected.push(event), projection), from_reports(run.push(event), projection))

@@ -148,6 +148,14 @@ def named_profiles() -> dict[str, Profile]:
     return {name: profile_from_table(name, table) for name, table in tables.items()}
 
 
+def same_but_tick_period(profile: Profile, other: Profile) -> bool:
+    """Whether two profiles say the same, save their names, sources and the periods of their ``time:P`` ticks."""
+    def kept(p: Profile) -> tuple:
+        return (p.t0, p.bounds, p.tick if p.tick_period is None else "time", p.report, p.empty, p.output)
+
+    return kept(profile) == kept(other)
+
+
 def load_profile(spec: str | None) -> Profile:
     """The profile a ``--semantics`` value names: a shipped name, or a TOML file with the keys of ``KEYS``."""
     shipped = named_profiles()

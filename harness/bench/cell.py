@@ -130,19 +130,23 @@ def _time_cell(task: dict, facts: dict, clock: Clock) -> dict:
     from common.errors import EngineFailure, EnvironmentProblem
     from harness.bench.matrix import PER_QUERY, engine_class
     from harness.bench.steady import query_fill_point, window_triples
-    from harness.engines_setup import close_engine, engine_class_for
+    from harness.engines_setup import close_engine, default_profile, engine_class_for, profile_options, start_runtime
     from harness.streams.event_index import facts_of
 
     cell = task["cell"]
     machine_at_start = MachineLoad.now()
     load_started = time.perf_counter()
     query, stream = _load_inputs(cell)
+    profile = None
     if cell.get("concurrent", 1) > 1 or cell["engine"].endswith(PER_QUERY):
         from harness.bench.concurrent import concurrent_engine
 
         engine_cls = concurrent_engine(cell["engine"], query, stream, cell.get("concurrent", 1))
     else:
-        engine_cls = engine_class_for(engine_class(cell["engine"]), query, stream)
+        # an engine of another semantics (spark-streaming) runs under its own profile, its pushes' rows its reports'
+        profile = default_profile(engine_class(cell["engine"]))
+        engine_cls = engine_class_for(engine_class(cell["engine"]), query, stream, profile)
+        start_runtime(engine_cls, task.get("spark_master"))
     timeline = facts_of(stream)  # a few numbers from one scan: the cell keeps no per-event array of the stream
     events = timeline.events
     fill = query_fill_point(stream, query)  # a scan that stops at the fill point, counting the rows before it
@@ -151,6 +155,7 @@ def _time_cell(task: dict, facts: dict, clock: Clock) -> dict:
     external = _out_of_process(engine_cls)
     stderr = _StderrFile() if external else None
     options = {"stderr_path": stderr.path} if stderr else {}
+    options.update(profile_options(engine_cls, profile))
     passes = Passes(engine_cls, query, stream, min_time_s=task.get("min_time_s", 0.0), rate=task.get("rate", 0.0),
                     rate_lag_s=task.get("rate_lag_s", 1.0), options=options,
                     fill=fill.event if fill is not None else None, clock=clock)
@@ -250,7 +255,12 @@ def _verify_cell(task: dict, facts: dict) -> dict:
     row = {**_public(facts), "events": timeline.events, "triples": timeline.triples}
     try:
         sampler.arm(task["timeout_s"])
-        if cell.get("concurrent", 1) > 1 or cell["engine"].endswith(PER_QUERY):
+        from harness.engines_setup import default_profile
+
+        profile = default_profile(engine_class(cell["engine"]))
+        if profile is not None and not (cell.get("concurrent", 1) > 1 or cell["engine"].endswith(PER_QUERY)):
+            results = [_profile_verdict(task, cell, query, stream, profile)]
+        elif cell.get("concurrent", 1) > 1 or cell["engine"].endswith(PER_QUERY):
             from harness.bench.query_copies import query_copies
             from harness.verify_many import verify_many
 
@@ -273,6 +283,27 @@ def _verify_cell(task: dict, facts: dict) -> dict:
         sampler.stop()
     row["verify_s"] = time.perf_counter() - started
     return {"row": row, "rss": [], "latency_ns": np.zeros(0, dtype=np.int64)}
+
+
+class _ProfileResult:
+    """A verdict under a profile in the shape the verify row reads: reports compared, none divergent or the first."""
+
+    def __init__(self, verdict) -> None:
+        result = verdict.verdict
+        self.agrees, self.checkpoints = result.agrees, result.expected
+        self.mismatches = 0 if result.agrees else 1
+        self.first = None
+
+
+def _profile_verdict(task: dict, cell: dict, query, stream, profile) -> _ProfileResult:
+    """An engine of another semantics checked report by report under its profile (``cgpm verify --semantics``)."""
+    from harness.bench.matrix import engine_class
+    from harness.verify_reports import REPORT_ORACLES, verify_engine_reports
+
+    oracle = task.get("oracle") if task.get("oracle") in REPORT_ORACLES else "rdflib"
+    _, verdict = verify_engine_reports(engine_class(cell["engine"]), query, stream, profile, oracle,
+                                       master=task.get("spark_master"))
+    return _ProfileResult(verdict)
 
 
 def run_task(task: dict, *, clock: Clock = MACHINE_CLOCK) -> dict:

@@ -79,6 +79,8 @@ def _task(kind: str, cell: Cell, repetition, config: BenchConfig, progress_dir: 
         "timeout_s": config.timeout_s, "memory_bytes": config.memory_mb * 2**20,
         "rss_hz": config.rss_hz, "verify_every": config.verify_every, "oracle": config.oracle, "progress_path": progress_path,
         "noisy_load": config.noisy_load, "noisy_steal": config.noisy_steal,
+        # where an engine that is a Spark query (spark-streaming) runs its own session, in a process runner's cell
+        "spark_master": config.spark_master,
     }
 
 

@@ -39,7 +39,8 @@ def add_partition_arguments(parser: argparse.ArgumentParser, *, master: bool) ->
         "as the merge asks (no Java needed)",
     )
     if master:
-        parser.add_argument("--master", help="Spark master URL for the partitions (default local[*])")
+        parser.add_argument("--master", help="Spark master URL for the partitions, and for an engine that is a Spark "
+                            "query (spark-streaming); default local[*]")
 
 
 def check_partition_arguments(args: argparse.Namespace, queries) -> int:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from common.errors import ConfigError
 from engines.model.semantics import Report, load_profile
-from engines.profiled import ProfiledRun
+from engines.profiled import profiled_run
 from engines.protocol import per_query
 from harness.commands.common import add_query_arguments, load_many_inputs, progress_bar
 from harness.commands.partitioned import add_partition_arguments, check_partition_arguments, run_partitioned
@@ -49,7 +49,7 @@ def add_parser(subparsers) -> None:
                         "(several queries: a directory, one QUERY-STEM.jsonl per query)")
     parser.add_argument("--semantics", metavar="PROFILE",
                         help="report under an operational-semantics profile (cgpm, csparql, cqels, sparqlstream, rspjs, "
-                        "rsp4j, kolibrie, or a TOML file): --trace then has one line per report "
+                        "rsp4j, kolibrie, spark-microbatch, or a TOML file): --trace then has one line per report "
                         "(DESIGN.md section 2, Profiles)")
     parser.add_argument("--per-query", action="store_true",
                         help="several queries: one engine instance per query even when the engine shares")
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     if len(queries) > 1:
         return run_many(args, queries, stream)
     query = queries[0]
-    engine = build_engine(args.engine, query, stream)
+    engine = build_engine(args.engine, query, stream, master=args.master)
     name = engine.name
     trace = None
     projection = Projection(query)
@@ -229,12 +229,12 @@ def run_under_profile(args: argparse.Namespace, queries, stream) -> int:
         raise ConfigError("--semantics takes one --query")
     profile = load_profile(args.semantics)
     query = queries[0]
-    engine = build_engine(args.engine, query, stream)
+    engine = build_engine(args.engine, query, stream, profile=profile, master=args.master)
     projection = Projection(query)
     trace = None
     count = events = 0
     try:
-        run = ProfiledRun(engine, query, profile)
+        run = profiled_run(engine, query, profile)
         trace = _trace_target(args.trace) if args.trace else None
         if trace:
             trace.write(json.dumps({"vars": projection.names}) + "\n")

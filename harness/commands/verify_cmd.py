@@ -44,7 +44,8 @@ def add_parser(subparsers) -> None:
                         "spark (the whole answer history in one Spark job); auto (default): rdflib up to "
                         f"{REEVALUATION_LIMIT:,} triple-instants (window triples x checked instants, plus the "
                         "stream's triples), spark beyond, and it says why")
-    parser.add_argument("--master", help="Spark master URL for the spark oracle (default local[*])")
+    parser.add_argument("--master", help="Spark master URL for the spark oracle and an engine that is a Spark query "
+                        "(spark-streaming; default local[*])")
     parser.add_argument("--reproducer", type=Path, help="where to write a shrunk failing stream on a mismatch "
                         "(default: results/runs/reproducers/ENGINE-QUERY-TIME)")
     parser.add_argument("--no-reproducer", action="store_true", help="do not shrink and write a reproducer")

@@ -32,7 +32,7 @@ from harness.verify_reports import describe, judge_answers, report_oracle, verif
 def add_profile_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--semantics", metavar="PROFILE",
                         help="compare report streams under an operational-semantics profile (cgpm, csparql, cqels, "
-                        "sparqlstream, rspjs, rsp4j, kolibrie, or a TOML file; DESIGN.md section 2, Profiles)")
+                        "sparqlstream, rspjs, rsp4j, kolibrie, spark-microbatch, or a TOML file; DESIGN.md section 2, Profiles)")
     parser.add_argument("--answers", type=Path, metavar="FILE",
                         help="in place of --engine: judge a recorded report stream against the stream and query")
     parser.add_argument("--answers-format", choices=FORMATS, default="trace",
@@ -57,7 +57,7 @@ def run_under_profile(args: argparse.Namespace, queries, stream) -> int:
         raise ConfigError("--semantics and --answers take one --query")
     query, profile = queries[0], load_profile(args.semantics)
     if args.answers is None:
-        who, verdict = verify_engine_reports(args.engine, query, stream, profile, args.oracle)
+        who, verdict = verify_engine_reports(args.engine, query, stream, profile, args.oracle, master=args.master)
     else:
         who = str(args.answers)
         step = args.t0_step if args.t0_step is not None else oracle_time_unit()

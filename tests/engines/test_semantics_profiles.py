@@ -21,9 +21,10 @@ def _toml(table: dict) -> str:
     return "".join(f"{key} = {value(v)}\n" for key, v in table.items())
 
 
-def test_the_shipped_profiles_are_the_issues_seven_each_with_a_source():
+def test_the_shipped_profiles_are_the_issues_seven_and_spark_streamings_each_with_a_source():
     profiles = named_profiles()
-    assert list(profiles) == ["cgpm", "csparql", "cqels", "sparqlstream", "rspjs", "rsp4j", "kolibrie"]
+    assert list(profiles) == ["cgpm", "csparql", "cqels", "sparqlstream", "rspjs", "rsp4j", "kolibrie",
+                              "spark-microbatch"]
     assert all(profile.source for profile in profiles.values())
     assert load_profile(None).name == DEFAULT_PROFILE
 
