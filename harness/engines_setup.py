@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from common.errors import EngineError
 from engines.adapters import can_adapt, windowed
+from engines.model.semantics import Profile
 from engines.model.stream import ContinuousQuery, Delta, Event, Stream
 from engines.protocol import check_supported
 from engines.query_set import PerQueryEngine
@@ -32,19 +33,22 @@ def engine_class(reference: str | type) -> type:
     return resolve(reference)
 
 
-def engine_class_for(reference: str | type, query: ContinuousQuery, stream: Stream) -> type:
-    """The class to instantiate for ``query`` on ``stream``: the engine itself or its windowed adapter."""
+def engine_class_for(reference: str | type, query: ContinuousQuery, stream: Stream, *,
+                     semantics: Profile | None = None) -> type:
+    """The class to instantiate for ``query`` on ``stream``: the engine itself or its windowed adapter; ``semantics``
+    is the profile its reports are asked under (None: this project's semantics, as deltas)."""
     engine_cls = resolve(reference)
     has_static = bool(stream.static)
     has_deletions = stream.has_deletions
     if query.window.kind not in engine_cls.capabilities.windows and can_adapt(engine_cls):
         engine_cls = windowed(engine_cls)
-    check_supported(engine_cls, query, has_static=has_static, has_deletions=has_deletions)
+    check_supported(engine_cls, query, has_static=has_static, has_deletions=has_deletions, profile=semantics)
     return engine_cls
 
 
-def build_engine(reference: str | type, query: ContinuousQuery, stream: Stream, **options):
-    engine_cls = engine_class_for(reference, query, stream)
+def build_engine(reference: str | type, query: ContinuousQuery, stream: Stream, *, semantics: Profile | None = None,
+                 **options):
+    engine_cls = engine_class_for(reference, query, stream, semantics=semantics)
     try:
         return engine_cls(query, static=stream.static, schema=stream.schema, **options)
     except TypeError as error:

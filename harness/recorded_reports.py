@@ -21,14 +21,13 @@ from collections import Counter
 from pathlib import Path
 
 from common.errors import ConfigError, TermError
-from engines.model.semantics import Profile
+from engines.model.semantics import OUTPUT_KEYS, Profile
 from engines.model.stream import ContinuousQuery
 from engines.model.terms import bnode, iri, literal, parse_term
 from harness.projection import Projection
 from harness.report_compare import Compared
 
 FORMATS = ("trace", "csrbench")
-OUTPUT_KEYS = {"rstream": ("relation",), "istream": ("added",), "dstream": ("removed",), "delta": ("added", "removed")}
 
 
 def read_recorded(path: Path, form: str, query: ContinuousQuery, profile: Profile) -> list[Compared]:
