@@ -71,7 +71,7 @@ def test_its_planted_bug_is_caught_at_the_report_it_breaks(tmp_path):
 def test_reporting_only_the_newest_instance_an_event_closes_is_named(tmp_path):
     _, verdict = verify_engine_reports(native(tmp_path, "newest-only"), QUERY, STREAM, load_profile("csparql"), "plain")
     divergence = verdict.verdict.divergence
-    assert divergence.what == "skipped-instance" and divergence.reported_window[1] > divergence.window[1]
+    assert divergence.what == "skipped-instance" and divergence.reported.window[1] > divergence.window[1]
     assert "it reports only the newest of the instances one event closes" in divergence.describe()
 
 
