@@ -7,13 +7,15 @@ The engine keeps its own semantics (DESIGN.md section 2: answers after every eve
   event before an integer t0 are dropped (it lies in no instance) while its instant stays;
 - an empty *clock event* at a timestamp with nothing on the stream moves the engine's window there: at
   an instance's last included timestamp (its state is then that instance's whole content, which a
-  window-close report needs), and at each tick of a ``time:P`` tick;
+  window-close report needs, kept until a tick after it closes: with ``close = "after-c"`` that is
+  later than c, so the content is taken before an event at c moves the window on), and at each tick
+  of a ``time:P`` tick;
 - the current answers are kept from the engine's deltas, and a ``engines.window_state.WindowState`` fed
   the same events tells whether the content is empty or changed.
 
 So only ``[o,c)`` bounds are possible (the engine's), and ``Capabilities.profiles`` says so. An engine whose
-evaluation *is* a profile's (``reports_natively``: ``spark-streaming``, a micro-batch query) is built with
-``profile=`` and gives its reports itself (``NativeRun``); ``profiled_run`` picks the one or the other.
+evaluation *is* a profile's (``Capabilities.reports``: rsp-js, spark-streaming) is relayed, not re-driven
+(``engines.native_reports``).
 Which instances and ticks are reported follows ``oracles.reports``, written again here on purpose.
 """
 
@@ -87,6 +89,10 @@ class ProfiledRun:
     def _last_included(self, k: int) -> int:
         return self._opening(k) + self.query.window.range_ms - 1
 
+    def _closes_after(self, k: int) -> int:
+        """The last time instance k is open: a tick later than this reports it (its last included timestamp, or c)."""
+        return self._last_included(k) + (1 if self.profile.close == "after-c" else 0)
+
     def _oldest_holding(self, ts: int) -> int:
         slide = self.query.window.slide_ms
         k = (ts - self.base - self.query.window.range_ms) // slide + 1
@@ -123,13 +129,13 @@ class ProfiledRun:
         reports += self._time_ticks_before(self.last_ts + 1)
         if "window-close" in self.profile.report:
             for k, graph, relation in self.closed:  # closed after the last tick: each at the first timestamp beyond it
-                reports += self._evaluate(self._last_included(k) + 1, k, graph, relation)
+                reports += self._evaluate(self._closes_after(k) + 1, k, graph, relation)
             self.closed = []
             last_k = (self.last_ts - self.base) // self.query.window.slide_ms
             while self.next_k <= last_k:
                 k = self.next_k
-                self._feed(self._last_included(k) + 1, ())  # closes k at the first timestamp beyond it
-                reports += self._report_closed(self._last_included(k) + 1)
+                self._feed(self._last_included(k) + 1, ())  # takes k's whole content
+                reports += self._report_closed(self._closes_after(k) + 1)
         return reports
 
     def _time_ticks_before(self, ts: int) -> list[Report]:
@@ -149,8 +155,10 @@ class ProfiledRun:
         return self._evaluate(time, k, frozenset(self.mirror.content), frozenset(self.answers))
 
     def _report_closed(self, time: int) -> list[Report]:
-        closed, self.closed = self.closed, []
-        return [report for k, graph, relation in closed for report in self._evaluate(time, k, graph, relation)]
+        """The instances whose content was taken and that closed before ``time``; the others wait for a later tick."""
+        due = [entry for entry in self.closed if self._closes_after(entry[0]) < time]
+        self.closed = self.closed[len(due):]  # taken in order of k, so the due ones come first
+        return [report for k, graph, relation in due for report in self._evaluate(time, k, graph, relation)]
 
     def _evaluate(self, time: int, k: int, graph: frozenset[Triple], relation: frozenset[Mapping]) -> list[Report]:
         """The report of one candidate, or none when a policy does not hold or it has no rows and empty is false."""
@@ -172,31 +180,8 @@ class ProfiledRun:
         return [report]
 
 
-class NativeRun:
-    """An engine that reports under its profile itself (``reports_natively``: built with ``profile=``), read as a ProfiledRun is."""
-
-    def __init__(self, engine, query: ContinuousQuery, profile: Profile) -> None:
-        check_profile(type(engine), query, profile)
-        if engine.profile != profile:
-            raise EngineError(f"engine {engine.name!r} was built for profile {engine.profile.name}, not {profile.name}")
-        self.engine = engine
-
-    def push(self, event: Event) -> list[Report]:
-        return self.engine.push_reports(event)
-
-    def finish(self) -> list[Report]:
-        return self.engine.finish()
-
-
-def profiled_run(engine, query: ContinuousQuery, profile: Profile) -> ProfiledRun | NativeRun:
-    """The engine's reports under ``profile``: its own when it reports natively, else read off its state by ProfiledRun."""
-    if getattr(engine, "reports_natively", False):
-        return NativeRun(engine, query, profile)
-    return ProfiledRun(engine, query, profile)
-
-
 def run_profiled(engine, query: ContinuousQuery, profile: Profile, events: Iterable[Event]) -> list[Report]:
     """Every report the engine gives over ``events`` under ``profile``."""
-    run = profiled_run(engine, query, profile)
+    run = ProfiledRun(engine, query, profile)
     reports = [report for event in events for report in run.push(event)]
     return reports + run.finish()

@@ -43,7 +43,10 @@ def engine_class_for(reference: str | type, query: ContinuousQuery, stream: Stre
     has_deletions = stream.has_deletions
     if query.window.kind not in engine_cls.capabilities.windows and can_adapt(engine_cls):
         engine_cls = windowed(engine_cls)
-    check_supported(engine_cls, query, has_static=has_static, has_deletions=has_deletions)
+    # an engine that reports natively is refused there any semantics but its own (Capabilities.native_refusal)
+    check_supported(engine_cls, query, has_static=has_static, has_deletions=has_deletions, profile=profile)
+    if engine_cls.capabilities.reports_natively(query):
+        return engine_cls
     # without --semantics every command runs cgpm: an engine of another semantics says which to give
     refusal = engine_cls.capabilities.profile_refusal(profile or load_profile(DEFAULT_PROFILE))
     if refusal is not None:
@@ -54,10 +57,11 @@ def engine_class_for(reference: str | type, query: ContinuousQuery, stream: Stre
 
 def default_profile(engine_cls: type) -> Profile | None:
     """What a command that names no semantics runs an engine under: None (``cgpm``) when it takes it, else the
-    first shipped profile it declares (``spark-streaming``'s ``spark-microbatch``)."""
-    if engine_cls.capabilities.profile_refusal(load_profile(DEFAULT_PROFILE)) is None:
+    profile it reports natively under (``spark-streaming``'s ``spark-microbatch``), or the first it declares."""
+    capabilities = engine_cls.capabilities
+    if capabilities.profile_refusal(load_profile(DEFAULT_PROFILE)) is None:
         return None
-    return load_profile(sorted(engine_cls.capabilities.profiles)[0])
+    return capabilities.reports or load_profile(sorted(capabilities.profiles)[0])
 
 
 def start_runtime(engine_cls: type, master: str | None = None) -> None:
@@ -76,8 +80,8 @@ def start_runtime(engine_cls: type, master: str | None = None) -> None:
 
 
 def profile_options(engine_cls: type, profile: Profile | None) -> dict:
-    """The constructor options that give an engine reporting under its own profile (``reports_natively``) that profile."""
-    if profile is not None and getattr(engine_cls, "reports_natively", False):
+    """The constructor options that give an engine built for a profile (``Capabilities.any_period``) that profile."""
+    if profile is not None and engine_cls.capabilities.any_period:
         return {"profile": profile}
     return {}
 

@@ -6,7 +6,8 @@ Two formats (``cgpm verify --answers FILE``, DESIGN.md section 5):
   line per report ``{"ts": T, "window": [OPEN, CLOSE], KEY: [[term, ...], ...]}`` with the keys the
   profile's output names (``relation`` for rstream, ``added`` for istream, ``removed`` for dstream,
   both for delta), terms in N-Triples (null: unbound). A window must be an instance of the profile:
-  ``CLOSE - OPEN`` the query's range and, for an integer t0, ``OPEN = t0 + k·slide`` with k >= 0.
+  ``CLOSE - OPEN`` the query's range and ``OPEN = t0 + k·slide``, with k >= 0 for an integer t0 and any k
+  when aligned (t0 = 0 then).
 - ``csrbench``: CSRBench's answer JSON (``{"relations": [{"head": {"vars": [...]}, "timestamp": T,
   "results": {"bindings": [{"binding": {VAR: {"type", "value", "datatype"?, "xml:lang"?}}}]}}]}``, as
   its ``JsonConverter`` reads it): one relation per report, bound by variable name, its rows under the
@@ -21,14 +22,13 @@ from collections import Counter
 from pathlib import Path
 
 from common.errors import ConfigError, TermError
-from engines.model.semantics import Profile
+from engines.model.semantics import OUTPUT_KEYS, Profile
 from engines.model.stream import ContinuousQuery
 from engines.model.terms import bnode, iri, literal, parse_term
 from harness.projection import Projection
 from harness.report_compare import Compared
 
 FORMATS = ("trace", "csrbench")
-OUTPUT_KEYS = {"rstream": ("relation",), "istream": ("added",), "dstream": ("removed",), "delta": ("added", "removed")}
 
 
 def read_recorded(path: Path, form: str, query: ContinuousQuery, profile: Profile) -> list[Compared]:
@@ -89,11 +89,12 @@ def _window(path: Path, number: int, window, query: ContinuousQuery, profile: Pr
     spec = query.window
     if spec.kind != "sliding" or query.named_windows:
         _fail(path, number, f"window {window} given, but a {spec.kind} window has no instances")
-    offset = opening - profile.t0 if isinstance(profile.t0, int) else opening
-    if closing - opening != spec.range_ms or (profile.t0 != "any" and (offset % spec.slide_ms or offset < 0)):
-        origin = f"t0 = {profile.t0}" if isinstance(profile.t0, int) else "0"
+    fixed = isinstance(profile.t0, int)  # an integer t0 opens the first instance; aligned ones lie at every k
+    offset = opening - profile.t0 if fixed else opening
+    if closing - opening != spec.range_ms or (profile.t0 != "any" and (offset % spec.slide_ms or (fixed and offset < 0))):
+        origin = f"t0 = {profile.t0}" if fixed else "0"
         _fail(path, number, f"window {window} is not an instance of profile {profile.name} (range {spec.range_ms} ms, "
-                            f"opening at {origin} + k·{spec.slide_ms} ms)")
+                            f"opening at {origin} + k·{spec.slide_ms} ms{', k >= 0' if fixed else ''})")
     return opening, closing
 
 

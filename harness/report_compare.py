@@ -11,7 +11,11 @@ streams as they are made, holding only the reports one side has given and the ot
 contiguous run of the expected stream
 (``match = "run"``: CSRBench's ``StreamProcessorOutput.contains``, since a recording starts and stops
 at arbitrary moments) and names the first divergent report: its position, time and window, and per
-key the rows missing from the recording and the extra ones.
+key the rows missing from the recording and the extra ones. When the recording's report there is one
+the oracle makes later (its time and window), the divergence is a *skipped instance*: the engine left
+this instance out and went on, and it says so rather than that times or windows differ; at the same
+time, the event that closed this instance closed the one reported too (RSP-JS and RSP4J report only the
+newest of the instances one element closes; docs/external-engines.md).
 """
 
 from __future__ import annotations
@@ -45,14 +49,26 @@ class ReportDivergence:
     window: tuple[int, int] | None
     missing: dict[str, list] = field(default_factory=dict)
     extra: dict[str, list] = field(default_factory=dict)
-    what: str = "rows"  # rows | time | window | missing-report | extra-report
+    what: str = "rows"  # rows | time | window | skipped-instance | missing-report | extra-report
+    reported: Compared | None = None  # skipped-instance: the recording's report, which the oracle makes later
 
     def as_json(self) -> dict:
-        return {"report": self.position, "ts": self.time, "window": None if self.window is None else list(self.window),
-                "what": self.what, "missing": self.missing, "extra": self.extra}
+        found = {"report": self.position, "ts": self.time, "window": None if self.window is None else list(self.window),
+                 "what": self.what, "missing": self.missing, "extra": self.extra}
+        if self.reported is not None:
+            found["reported"] = {"ts": self.reported.time, "window": list(self.reported.window)}
+        return found
 
     def describe(self) -> str:
         where = f"report {self.position} (ts {self.time}, window {list(self.window) if self.window else None})"
+        if self.what == "skipped-instance":
+            window, time = list(self.reported.window), self.reported.time
+            if time == self.time:
+                return (f"{where}: not reported; the engine reports the newer instance {window} at ts {time} in its "
+                        f"place, though the same event closed both (it reports only the newest of the instances one "
+                        f"event closes)")
+            return (f"{where}: not reported; the engine's next report, {window} at ts {time}, is one the oracle makes "
+                    f"later, so it left this instance out")
         if self.what in ("missing-report", "extra-report"):
             return f"{where}: {'no such report in the recording' if self.what == 'missing-report' else 'a report the oracle does not make'}"
         parts = [f"{key}: missing {self.missing.get(key, [])[:5]}, extra {self.extra.get(key, [])[:5]}"
@@ -146,9 +162,16 @@ class RunningComparison:
                 if self.divergence is None:
                     side.append(report)
         while self.divergence is None and self.expected and self.recorded:
-            self.divergence = _differ(self.expected.popleft(), self.recorded.popleft(), self.position, self.distinct,
-                                      self.term_key)
+            recorded = self.recorded.popleft()
+            self.divergence = _differ(self.expected.popleft(), recorded, self.position, self.distinct, self.term_key)
             self.position += self.divergence is None
+            if self.divergence is not None and self.divergence.what in ("time", "window") and self._due_later(recorded):
+                self.divergence.what, self.divergence.reported = "skipped-instance", recorded
+
+    def _due_later(self, recorded: Compared) -> bool:
+        """Whether the oracle makes ``recorded``'s report (its time and instance) after the one it was compared with."""
+        return recorded.window is not None and any(
+            report.time == recorded.time and report.window == recorded.window for report in self.expected)
 
     def verdict(self) -> ReportVerdict:
         """At the end of both streams: a report left on one side is missing from, or extra in, the other."""

@@ -1,7 +1,7 @@
 """Under a profile, an engine or a recorded answer is correct when its report stream is the oracle's (``oracles.reports``), report by report.
 
-``verify_engine_reports``: the engine driven under the profile (``engines.profiled``) against the
-oracle's reports, both pushed the stream event by event as it is read and compared as they come, so
+``verify_engine_reports``: the engine driven under the profile (``engines.profiled``), or relayed when it
+reports natively under that profile (``engines.native_reports``), against the oracle's reports, both pushed the stream event by event as it is read and compared as they come, so
 verify holds the window, not the stream; a wrong engine is named at its first divergent report
 (``harness.report_compare``).
 
@@ -21,7 +21,7 @@ from pathlib import Path
 from common.errors import ConfigError
 from engines.model.semantics import Profile
 from engines.model.stream import ContinuousQuery
-from engines.profiled import profiled_run
+from engines.native_reports import report_run
 from harness.engines_setup import build_engine, close_engine, engine_class_for
 from harness.projection import Projection
 from harness.recorded_reports import read_recorded
@@ -62,7 +62,7 @@ def verify_engine_reports(engine: str | type, query: ContinuousQuery, stream, pr
     projection = Projection(query)
     running = RunningComparison(distinct=query.distinct)
     try:
-        run = profiled_run(instance, query, profile)
+        run = report_run(instance, query, profile)
         expected = OracleReports(query, stream.static, stream.schema, profile, report_oracle(oracle))
         for event in stream.events:
             running.add(from_reports(expected.push(event), projection), from_reports(run.push(event), projection))

@@ -7,9 +7,10 @@ window of range ω and slide x, instance k opens at ``o = base + k·x`` and clos
 
 - Ticks: ``tuple`` after each event, ``batch`` after the last event of each timestamp, ``time:P`` at
   ``base + n·P`` from the first event's timestamp to the last's, seeing every event up to that time.
-- Candidates at a tick: under ``window-close``, each instance whose last included timestamp lies
-  before the tick's time, once, with all it includes (at the end of the stream the rest are flushed,
-  each at the first timestamp beyond it); otherwise the oldest instance that includes the tick's
+- Candidates at a tick: under ``window-close``, each instance that closed before the tick's time, once,
+  with all it includes: closed after its last included timestamp (``close = "after-last"``) or after
+  its close c (``"after-c"``); at the end of the stream the rest are flushed, each at the first
+  timestamp beyond that; otherwise the oldest instance that includes the tick's
   time, with the events processed so far. Instances before the stream's first timestamp, and those
   that open after its last, are not candidates.
 - A candidate is an evaluation when every report policy holds: ``content-change`` (its graph
@@ -121,6 +122,8 @@ class _InstanceReports:
         self.range, self.slide = query.window.range_ms, query.window.slide_ms
         self.opens_after = 1 if profile.bounds == "(o,c]" else 0  # first included timestamp: o + this
         self.last_offset = self.range - (1 if profile.bounds == "[o,c)" else 0)  # last included: o + this
+        # window-close: an instance closes after o + this (its last included timestamp, or c itself)
+        self.close_offset = self.range if profile.close == "after-c" else self.last_offset
         self.held: deque[tuple[int, tuple[Triple, ...]]] = deque()  # processed events an instance to come may include
         self.pushed = 0
         self.last_ts: int | None = None
@@ -135,6 +138,10 @@ class _InstanceReports:
 
     def last_included(self, k: int) -> int:
         return self.opening(k) + self.last_offset
+
+    def closes_after(self, k: int) -> int:
+        """The last time at which instance k is still open: a tick later than this closes it."""
+        return self.opening(k) + self.close_offset
 
     def first_k(self, ts: int) -> int:
         """The smallest admitted k whose instance's last included timestamp is at least ``ts``."""
@@ -164,7 +171,7 @@ class _InstanceReports:
         return reports
 
     def finish(self) -> list[Report]:
-        """The last batch or time ticks, then the window-close flush: each instance left at the first timestamp beyond it."""
+        """The last batch or time ticks, then the window-close flush: each instance left at the first timestamp after it closes."""
         if self.last_ts is None:
             return []
         reports = self.tick(self.last_ts) if self.profile.tick == "batch" else []
@@ -173,7 +180,7 @@ class _InstanceReports:
             # the last instance that includes a timestamp up to the last event's: a clock passing each close reports it
             last_k = (self.last_ts - self.opens_after - self.profile.base) // self.slide
             while self.next_k <= last_k:
-                reports += self.candidate(self.last_included(self.next_k) + 1, self.next_k)
+                reports += self.candidate(self.closes_after(self.next_k) + 1, self.next_k)
                 self.next_k += 1
         return reports
 
@@ -188,8 +195,8 @@ class _InstanceReports:
     def tick(self, time: int) -> list[Report]:
         if "window-close" in self.profile.report:
             reports: list[Report] = []
-            # an instance whose last included timestamp lies before the tick is closed: once, with all it includes
-            while self.last_included(self.next_k) < time:
+            # an instance that closed before the tick is reported once, with all it includes
+            while self.closes_after(self.next_k) < time:
                 reports += self.candidate(time, self.next_k)
                 self.next_k += 1
             return reports

@@ -21,6 +21,8 @@ in the command is the harness's own interpreter (for engines written in Python):
     static = true
     filters = false
     output = "delta"
+    reports = "rspjs"                  # optional: it reports natively under this profile (a shipped name, or a
+                                       # [capabilities.reports] table of a profile's keys) on sliding windows
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from common.errors import EngineError
+from common.errors import ConfigError, EngineError
+from engines.model.semantics import Profile, load_profile, profile_from_reference
 from engines.protocol import Capabilities
 
 SEARCH_PATH_VARIABLE = "CGPM_ENGINE_PATH"
@@ -40,7 +43,7 @@ IN_TREE = Path(__file__).resolve().parent
 _KEYS = {"name", "command", "directory", "requires", "requires_files", "setup", "description",
          "startup_timeout_s", "event_timeout_s", "capabilities"}
 _CAPABILITY_KEYS = {"windows", "deletions", "entailment", "static", "filters", "output", "matches", "streams", "shares",
-                    "profiles"}
+                    "profiles", "reports"}
 
 
 @dataclass(frozen=True)
@@ -69,8 +72,24 @@ class Descriptor:
         return None
 
 
-def capabilities_from(table: dict, where: str) -> Capabilities:
-    """Capabilities from their JSON/TOML form (the same as ``Capabilities.as_json``); EngineError naming ``where``."""
+def native_profile(value, where: str, name: str) -> Profile:
+    """The profile of a ``reports`` capability (a shipped name or a table, that one called ``name``); EngineError naming ``where``."""
+    try:
+        profile = profile_from_reference(value, name)
+    except ConfigError as error:
+        raise EngineError(f"{where}: capabilities reports: {error}") from None
+    if profile.rules() == load_profile("cgpm").rules():
+        raise EngineError(f"{where}: capabilities reports names this project's semantics (cgpm), which delta answer "
+                          "lines already are: leave reports out")
+    if profile.t0 == "any":
+        raise EngineError(f"{where}: capabilities reports has t0 = any, but an engine runs from one origin: give an "
+                          'integer t0 or "aligned"')
+    return profile
+
+
+def capabilities_from(table: dict, where: str, name: str = "native") -> Capabilities:
+    """Capabilities from their JSON/TOML form (the same as ``Capabilities.as_json``); EngineError naming ``where``.
+    A ``reports`` table is a profile called ``name`` (the engine's)."""
     if not isinstance(table, dict):
         raise EngineError(f"{where}: capabilities must be a table")
     unknown = set(table) - _CAPABILITY_KEYS
@@ -82,17 +101,22 @@ def capabilities_from(table: dict, where: str) -> Capabilities:
     if table.get("streams", 1) != 1:
         raise EngineError(f"{where}: capabilities streams must be 1: the wire to an external engine carries no stream IRI")
     if table.get("profiles", ["cgpm"]) != ["cgpm"]:
-        raise EngineError(f"{where}: capabilities profiles must be [\"cgpm\"]: the wire to an external engine carries deltas")
+        raise EngineError(f"{where}: capabilities profiles must be [\"cgpm\"]: the harness cannot re-drive an external "
+                          "engine under a profile (one with a semantics of its own declares reports = PROFILE)")
     if table.get("shares", ""):
         raise EngineError(f"{where}: capabilities shares must be empty: the wire to an external engine carries one query")
+    reports = None if table.get("reports") is None else native_profile(table["reports"], where, name)
     try:
-        return Capabilities(
+        capabilities = Capabilities(
             windows=frozenset(table["windows"]), deletions=bool(table["deletions"]),
             entailment=frozenset(table["entailment"]), static=bool(table["static"]), filters=bool(table["filters"]),
-            output=str(table.get("output", "delta")), matches=bool(table.get("matches", True)),
+            output=str(table.get("output", "delta")), matches=bool(table.get("matches", True)), reports=reports,
         )
     except (TypeError, ValueError) as error:
         raise EngineError(f"{where}: invalid capabilities: {error}") from None
+    if reports is not None and "sliding" not in capabilities.windows:
+        raise EngineError(f"{where}: capabilities reports apply to sliding windows, which windows does not list")
+    return capabilities
 
 
 def read_descriptor(path: str | Path) -> Descriptor:
@@ -120,7 +144,7 @@ def read_descriptor(path: str | Path) -> Descriptor:
     directory = (path.parent / table.get("directory", ".")).resolve()
     return Descriptor(
         name=name, command=tuple(command), directory=directory, path=path,
-        capabilities=capabilities_from(table["capabilities"], f"engine descriptor {path}"),
+        capabilities=capabilities_from(table["capabilities"], f"engine descriptor {path}", name),
         requires=tuple(table.get("requires", ())), requires_files=tuple(table.get("requires_files", ())),
         setup=str(table.get("setup", "")), description=str(table.get("description", "")),
         startup_timeout_s=float(table.get("startup_timeout_s", 30.0)),

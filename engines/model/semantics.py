@@ -3,7 +3,9 @@
 A profile says when a continuous query is evaluated and what is reported (DESIGN.md section 2, Profiles):
 the window origin ``t0``, the ``bounds`` of an instance, the ``tick`` that drives evaluation, the ``report``
 policies (all must hold for a report), whether an ``empty`` result is reported, and the relation-to-stream
-``output``. The range and slide stay in the query's window. ``profiles.toml`` beside this module holds the
+``output``; optionally ``close``, when ``window-close`` counts an instance closed (``after-last``, the default:
+at the first tick after its last included timestamp; ``after-c``: at the first tick after its close c, as
+RSP4J's and RSP-JS's ``OnWindowClose`` test ``c < t``). The range and slide stay in the query's window. ``profiles.toml`` beside this module holds the
 named profiles, each with its source; ``cgpm`` is this project's semantics, the default.
 
 A ``Report`` is one item of the report stream a query gives under a profile. This module holds data only:
@@ -30,6 +32,10 @@ POLICIES = "every-tick, content-change, window-close, non-empty or periodic:P"
 OUTPUTS = ("rstream", "istream", "dstream", "delta")
 T0_VALUES = 'an integer (ms), "any" or "aligned"'
 KEYS = ("t0", "bounds", "tick", "report", "empty", "output")
+CLOSES = ("after-last", "after-c")
+OPTIONAL_KEYS = {"close": CLOSES[0]}  # a profile without them keeps the default, so every older file still reads
+# the rows a report carries under each output (a trace line's and an external engine's report keys)
+OUTPUT_KEYS = {"rstream": ("relation",), "istream": ("added",), "dstream": ("removed",), "delta": ("added", "removed")}
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,7 @@ class Profile:
     empty: bool
     output: str
     source: str = ""
+    close: str = CLOSES[0]  # "after-last" or "after-c": when window-close counts an instance closed
 
     @property
     def tick_period(self) -> int | None:
@@ -61,9 +68,19 @@ class Profile:
         """Where instances, time ticks and periods are counted from: t0, or 0 when aligned."""
         return self.t0 if isinstance(self.t0, int) else 0
 
+    def rules(self) -> tuple:
+        """Everything that decides the report stream: two profiles with equal rules are one semantics, whatever their names."""
+        return (self.t0, self.bounds, self.tick, self.report, self.empty, self.output, self.close)
+
     def as_json(self) -> dict:
         return {"name": self.name, "t0": self.t0, "bounds": self.bounds, "tick": self.tick,
-                "report": sorted(self.report), "empty": self.empty, "output": self.output}
+                "report": sorted(self.report), "empty": self.empty, "output": self.output, "close": self.close}
+
+    def as_table(self) -> dict:
+        """The profile's keys as a profile file has them (no name, no source)."""
+        table = self.as_json()
+        del table["name"]
+        return table
 
 
 @dataclass(frozen=True)
@@ -127,19 +144,29 @@ def _choice(key: str, value, allowed: tuple[str, ...]) -> str:
     return value
 
 
+def _close(value, report: frozenset[str]) -> str:
+    close = _choice("close", value, CLOSES)
+    if close != CLOSES[0] and "window-close" not in report:
+        raise ConfigError(f"profile key 'close' is {close!r}, which says when window-close counts an instance closed; "
+                          f"allowed without window-close in 'report': {CLOSES[0]}")
+    return close
+
+
 def profile_from_table(name: str, table: dict, *, source: str = "") -> Profile:
-    """A Profile from a TOML table with exactly the keys of ``KEYS`` (and ``source`` in the shipped file)."""
-    unknown = sorted(set(table) - set(KEYS) - {"source"})
+    """A Profile from a TOML table with the keys of ``KEYS``, optionally ``OPTIONAL_KEYS`` (and ``source`` in the shipped file)."""
+    allowed = (*KEYS, *OPTIONAL_KEYS)
+    unknown = sorted(set(table) - set(allowed) - {"source"})
     if unknown:
-        raise ConfigError(f"profile {name}: unknown key {unknown[0]!r}; allowed: {', '.join(KEYS)}")
+        raise ConfigError(f"profile {name}: unknown key {unknown[0]!r}; allowed: {', '.join(allowed)}")
     missing = [key for key in KEYS if key not in table]
     if missing:
         raise ConfigError(f"profile {name}: missing key {missing[0]!r} (a profile has {', '.join(KEYS)})")
     if not isinstance(table["empty"], bool):
         raise ConfigError(f"profile key 'empty' is {table['empty']!r}; allowed: true or false")
+    report = _report(table["report"])
     return Profile(name, _t0(table["t0"]), _choice("bounds", table["bounds"], BOUNDS), _tick(table["tick"]),
-                   _report(table["report"]), table["empty"], _choice("output", table["output"], OUTPUTS),
-                   table.get("source", source))
+                   report, table["empty"], _choice("output", table["output"], OUTPUTS),
+                   table.get("source", source), _close(table.get("close", OPTIONAL_KEYS["close"]), report))
 
 
 def named_profiles() -> dict[str, Profile]:
@@ -151,7 +178,8 @@ def named_profiles() -> dict[str, Profile]:
 def same_but_tick_period(profile: Profile, other: Profile) -> bool:
     """Whether two profiles say the same, save their names, sources and the periods of their ``time:P`` ticks."""
     def kept(p: Profile) -> tuple:
-        return (p.t0, p.bounds, p.tick if p.tick_period is None else "time", p.report, p.empty, p.output)
+        rules = p.rules()  # (t0, bounds, tick, ...): the tick's period left out
+        return rules[:2] + (p.tick if p.tick_period is None else "time",) + rules[3:]
 
     return kept(profile) == kept(other)
 
@@ -171,3 +199,21 @@ def load_profile(spec: str | None) -> Profile:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise ConfigError(f"profile file {path}: not TOML ({error})") from None
     return profile_from_table(path.stem, table, source=str(path))
+
+
+def profile_reference(profile: Profile) -> str | dict:
+    """How a capability names a profile: its shipped name when it is that profile, else its table of keys."""
+    shipped = named_profiles().get(profile.name)
+    return profile.name if shipped is not None and shipped.rules() == profile.rules() else profile.as_table()
+
+
+def profile_from_reference(value, name: str) -> Profile:
+    """The profile a capability names: a shipped name, or a table of its keys (that profile called ``name``)."""
+    if isinstance(value, str):
+        shipped = named_profiles()
+        if value not in shipped:
+            raise ConfigError(f"unknown profile {value!r}; expected one of {', '.join(shipped)} or a table of its keys")
+        return shipped[value]
+    if not isinstance(value, dict):
+        raise ConfigError(f"a profile is a shipped name or a table of its keys, not {value!r}")
+    return profile_from_table(name, value)

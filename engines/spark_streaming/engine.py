@@ -5,8 +5,8 @@ tick ``T`` (a ``time:P`` tick: ``T = n·P``) arrives; then the tick's events go 
 directory as one Parquet file, and ``processAllAvailable`` runs exactly one micro-batch over it
 (``maxFilesPerTrigger = 1``; no micro-batch without data), whose append-mode output is the
 mappings new at ``T``. That is the micro-batch tick of the ``spark-microbatch`` profile, and its
-reports are those of ``push_reports`` (and, at the end of the stream, ``finish``), which the harness
-reads under the profile (``engines.profiled.profiled_run``); ``push`` gives the same rows as an
+reports are those of ``push_reports`` (and, at the end of the stream, ``finish_reports``), which the
+harness relays under the profile (``engines.native_reports``); ``push`` gives the same rows as an
 istream Delta, for ``cgpm bench``. A tick after the last event's time never comes (the profile's ticks
 run from the first event's time to the last's). Its figures per micro-batch are Spark's progress
 reports (``engines.spark_streaming.progress``). The SparkSession is the one the harness started
@@ -65,15 +65,15 @@ class SparkStreamingEngine:
 
     name = "spark-streaming"
     capabilities = Capabilities(windows=frozenset({"sliding"}), deletions=False, entailment=frozenset({"none"}),
-                                static=True, filters=True, output="istream", profiles=frozenset({PROFILE}))
+                                static=True, filters=True, output="istream", profiles=frozenset({PROFILE}),
+                                reports=named_profiles()[PROFILE], any_period=True)
     runs_on_spark = True  # the harness starts the SparkSession before building it
-    reports_natively = True  # takes ``profile=`` and reports under it itself (engines.profiled)
 
     def __init__(self, query: ContinuousQuery, *, static=(), schema=(), profile: Profile | None = None) -> None:
         from engines.spark_streaming.dataframes import events_stream, istream, joined_parts
 
         profile = profile or named_profiles()[PROFILE]
-        refusal = self.capabilities.profile_refusal(profile)
+        refusal = self.capabilities.native_refusal(query, profile)
         if refusal is not None:
             raise EngineError(f"engine {self.name!r} does not support {refusal}")
         self.query, self.profile = query, profile
@@ -159,7 +159,7 @@ class SparkStreamingEngine:
         self.pending_tick, self.last_ts = tick, event.ts
         return reports
 
-    def finish(self) -> list[Report]:
+    def finish_reports(self) -> list[Report]:
         """The last tick's reports, when the last event falls on it (a later tick never comes)."""
         if self.pending_tick is not None and self.pending_tick == self.last_ts:
             return self._run_tick()

@@ -81,6 +81,9 @@ def _notes(row: dict) -> list[str]:
     notes = [] if caps["matches"] else ["cost floor: computes no answers"]
     if caps.get("shares"):
         notes.append(f"many queries share: {caps['shares']}")
+    if caps.get("reports") is not None:
+        reports = caps["reports"] if isinstance(caps["reports"], str) else "its own profile " + json.dumps(caps["reports"])
+        notes.append(f"sliding windows: reports natively under {reports} (verify --semantics that profile)")
     if "external" in row:
         notes.append(_external_note(row["external"]))
     return notes

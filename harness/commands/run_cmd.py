@@ -5,8 +5,8 @@ shared when the engine shares, one instance per query with ``--per-query`` or wh
 ``--trace`` is a directory with one trace per query named by the query file's stem, and the
 summary has a line per query.
 
-With ``--semantics PROFILE`` the engine reports under that profile (``engines.profiled``; DESIGN.md section 2,
-Profiles) and the trace is its report stream: ``{"vars": [...]}``, then per report ``{"ts": T, "window": [OPEN,
+With ``--semantics PROFILE`` the engine reports under that profile (``engines.profiled``, or its own reports
+when it reports natively under it: ``engines.native_reports``; DESIGN.md section 2, Profiles) and the trace is its report stream: ``{"vars": [...]}``, then per report ``{"ts": T, "window": [OPEN,
 CLOSE], ...}`` with ``"relation"`` under rstream, ``"added"`` under istream, ``"removed"`` under dstream and both
 under delta; ``window`` is the instance in ms as the profile's bounds read it, null for windows without instances.
 A report's rows are projected as a bag (a set with SELECT DISTINCT) and sorted, so two runs write one file.
@@ -28,7 +28,7 @@ from pathlib import Path
 
 from common.errors import ConfigError
 from engines.model.semantics import Report, load_profile
-from engines.profiled import profiled_run
+from engines.native_reports import report_run
 from engines.protocol import per_query
 from harness.commands.common import add_query_arguments, load_many_inputs, progress_bar
 from harness.commands.partitioned import add_partition_arguments, check_partition_arguments, run_partitioned
@@ -234,7 +234,7 @@ def run_under_profile(args: argparse.Namespace, queries, stream) -> int:
     trace = None
     count = events = 0
     try:
-        run = profiled_run(engine, query, profile)
+        run = report_run(engine, query, profile)
         trace = _trace_target(args.trace) if args.trace else None
         if trace:
             trace.write(json.dumps({"vars": projection.names}) + "\n")

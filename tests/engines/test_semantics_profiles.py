@@ -53,7 +53,7 @@ def test_a_profile_file_is_read_with_periods_in_any_duration_unit(tmp_path):
 @pytest.mark.parametrize(("key", "value", "named"), [
     ("t0", "soon", "t0"), ("t0", True, "t0"), ("bounds", "(o,c)", "bounds"), ("tick", "clock", "tick"),
     ("tick", "time:0", "tick"), ("report", ["window-open"], "report"), ("report", [], "report"),
-    ("empty", "yes", "empty"), ("output", "stream", "output"),
+    ("empty", "yes", "empty"), ("output", "stream", "output"), ("close", "at-c", "close"),
 ])
 def test_a_bad_value_names_its_key_and_what_is_allowed(tmp_path, key, value, named):
     path = tmp_path / "bad.toml"
@@ -79,3 +79,16 @@ def test_a_missing_key_and_an_unknown_name_are_refused(tmp_path):
     with pytest.raises(ConfigError, match="unknown profile 'esper'; expected one of cgpm, csparql"):
         load_profile("esper")
     assert "[o,c]" in BOUNDS
+
+
+def test_close_is_optional_after_last_by_default_and_only_with_window_close(tmp_path):
+    path = tmp_path / "late.toml"
+    path.write_text(_toml(GOOD))
+    assert load_profile(str(path)).close == "after-last"
+    path.write_text(_toml({**GOOD, "close": "after-c"}))
+    late = load_profile(str(path))
+    assert late.close == "after-c" and late.rules() != load_profile("csparql").rules()
+    assert load_profile("rspjs").close == "after-c" and load_profile("rspjs").t0 == "aligned"
+    path.write_text(_toml({**GOOD, "report": ["every-tick"], "close": "after-c"}))
+    with pytest.raises(ConfigError, match="'close' is 'after-c', which says when window-close counts"):
+        load_profile(str(path))

@@ -102,6 +102,15 @@ def test_bad_answers_are_one_line_naming_the_file_and_line_and_exit_2(tmp_path, 
     assert code == 2 and "give one of --engine" in err
 
 
+def test_an_aligned_profile_records_and_judges_the_instances_before_0(tmp_path, capsys):
+    """rspjs is aligned: [-2, 2) holds the events at 0 and 1, so a trace with it is a report stream under rspjs."""
+    inputs, trace = _files(tmp_path), tmp_path / "trace.jsonl"
+    assert _cli(capsys, "run", "--engine", "reeval", *inputs, "--semantics", "rspjs", "--trace", str(trace))[0] == 0
+    assert json.loads(trace.read_text().splitlines()[1])["window"] == [-2, 2]
+    assert _cli(capsys, "verify", *inputs, "--semantics", "rspjs", "--answers", str(trace))[0] == 0
+    assert _cli(capsys, "verify", *inputs, "--semantics", "csparql", "--answers", str(trace))[0] == 2
+
+
 def _csr_answer(rows_per_report):
     def term(value):
         return {"type": "literal", "value": value[1:].split('"')[0], "datatype": value.split("^^<")[1][:-1]} \

@@ -12,7 +12,14 @@
 // RSPEngine.register() fires a binding at a time and never says a window's results are complete,
 // so the driver subscribes to the window operator and runs the R2R operator itself, as register()
 // does, and waits for the end of the bindings stream before it answers the event.
-// Sliding and unbounded windows cannot be made equal (docs/external-engines.md says why): refused.
+//
+// Sliding windows are RSP-JS's own semantics, reported natively under the profile rspjs (capability
+// reports): each event's triples enter the window operator at the event's own timestamp, and each
+// instance the operator reports is relayed as one report, its content evaluated as above (nothing for
+// an empty content or a result without bindings, as register() emits nothing then). An event without
+// triples enters as one clock quad <urn:cgpm:tick> (RSP-JS's elements are quads), and at the end
+// (finish) a clock quad at c + 1 closes each instance left, oldest first, as a clock passing its close
+// would; clock quads are taken out of every content before it is evaluated. Unbounded windows: refused.
 "use strict";
 
 const fs = require("fs");
@@ -23,14 +30,14 @@ const {RSPEngine} = require("rsp-js");
 const {QuadContainer} = require("rsp-js/dist/operators/s2r");
 const N3 = require("n3");
 
-const CAPABILITIES = {windows: ["event"], deletions: false, entailment: ["none"], static: true,
-  filters: true, output: "delta", matches: true};
+const CAPABILITIES = {windows: ["event", "sliding"], deletions: false, entailment: ["none"], static: true,
+  filters: true, output: "delta", matches: true, reports: "rspjs"};
 const TICK = "urn:cgpm:tick", STREAM = "urn:cgpm:stream", WINDOW = "urn:cgpm:window";
 const {namedNode, quad} = N3.DataFactory;
 const send = (value) => process.stdout.write(JSON.stringify(value) + "\n");
 const silentLogger = {info: quiet, debug: quiet, warn: quiet, error: quiet, trace: quiet, log: quiet};
 
-let engine, window, stream, variables, sparqlVariables, current = new Map();
+let engine, window, stream, variables, sparqlVariables, sliding = false, current = new Map();
 const original = new Map();  // a term's key -> its N-Triples string as the harness spelt it
 
 function termKey(term) {
@@ -64,15 +71,31 @@ function parseTriples(triples) {
   return quads;
 }
 
+// The window clause: event windows as RANGE 1 STEP 1 over event indexes (above), sliding ones as they are.
+function windowClause(message) {
+  const w = message.query.window;
+  if (w.kind === "event") return "[RANGE 1 STEP 1]";
+  if (w.kind !== "sliding") throw new Error(`${w.kind} windows are not supported (event and sliding only)`);
+  if (!message.reports || message.reports.name !== "rspjs") {
+    throw new Error("sliding windows are reported under RSP-JS's own semantics, the profile rspjs, only");
+  }
+  if (w.range_ms % w.slide_ms) {
+    throw new Error(`RANGE ${w.range_ms} is not a multiple of STEP ${w.slide_ms}: RSP-JS's instances then close, ` +
+      "rather than open, at multiples of STEP, which the profile rspjs does not describe");
+  }
+  sliding = true;
+  return `[RANGE ${w.range_ms} STEP ${w.slide_ms}]`;
+}
+
 function start(message) {
   const q = message.query;
-  if (q.window.kind !== "event") throw new Error(`${q.window.kind} windows are not supported (only event)`);
   if (q.entailment !== "none") throw new Error(`entailment ${q.entailment} is not supported`);
+  const clause = windowClause(message);
   variables = q.variables;
   sparqlVariables = q.sparql_variables.map((v) => v.slice(1));
   const where = q.select_sparql.slice(q.select_sparql.indexOf("{") + 1, q.select_sparql.lastIndexOf("}"));
   const text = [`REGISTER RStream <urn:cgpm:out> AS`, `SELECT ${q.sparql_variables.join(" ") || "*"}`,
-    `FROM NAMED WINDOW <${WINDOW}> ON STREAM <${STREAM}> [RANGE 1 STEP 1]`, `WHERE {`, `WINDOW <${WINDOW}> {`,
+    `FROM NAMED WINDOW <${WINDOW}> ON STREAM <${STREAM}> ${clause}`, `WHERE {`, `WINDOW <${WINDOW}> {`,
     ...where.split("\n").map((line) => line.trim()).filter((line) => line), `}`, `}`].join("\n");
   engine = new RSPEngine(text);
   engine.logger = silentLogger;
@@ -82,11 +105,70 @@ function start(message) {
   for (const q3 of parseTriples(message.static)) {
     engine.addStaticData(quad(q3.subject, q3.predicate, q3.object, namedNode(WINDOW)));
   }
-  window.subscribe("RStream", (content) => { reported = content; });
+  window.subscribe("RStream", (content) => {
+    reported = content;
+    // the operator emits before it evicts, so the instance is still in its map: find it by its content
+    if (!sliding) return;
+    for (const [instance, held] of window.active_windows) if (held === content) emitted.push({instance, content});
+  });
 }
 
-let reported = null;
+let reported = null, emitted = [], lastTs = null, reportsMade = 0;
 const tick = () => quad(namedNode(TICK), namedNode(TICK), namedNode(TICK));
+
+// One reported instance as a report, or null: nothing for a content without a stream triple (register() skips
+// an empty one) or a result without bindings (register() then emits nothing).
+async function instanceReport(time, {instance, content}) {
+  const quads = [...content.elements].filter((q) => q.subject.value !== TICK);
+  if (!quads.length) return null;
+  const bindings = await engine.r2r.execute(new QuadContainer(new Set(quads), content.last_time_changed()));
+  const rows = new Map();
+  await new Promise((resolve, reject) => {
+    bindings.on("data", (binding) => {
+      const mapping = sparqlVariables.map((v) => ntriples(binding.get(v)));
+      rows.set(JSON.stringify(mapping), mapping);
+    });
+    bindings.on("end", resolve);
+    bindings.on("error", reject);
+  });
+  if (!rows.size) return null;
+  reportsMade += 1;
+  return {ts: time, window: [instance.open, instance.close], relation: [...rows.values()]};
+}
+
+// Add elements at `time` and relay what the window operator reports meanwhile (at most one instance per element).
+async function reportsOf(time, quads) {
+  emitted = [];
+  for (const q3 of quads) stream.add(q3, time);
+  const reports = [];
+  for (const item of emitted.splice(0)) {
+    const report = await instanceReport(time, item);
+    if (report) reports.push(report);
+  }
+  return reports;
+}
+
+async function onSlidingEvent([index, ts, updates]) {
+  if (updates.some(([op]) => op < 0)) throw new Error(`event ${index} deletes a triple: only inserts are supported`);
+  const quads = parseTriples(updates.map(([, s, p, o]) => [s, p, o]));
+  lastTs = ts;
+  const reports = await reportsOf(ts, quads.length ? quads : [tick()]);
+  return reports.length ? JSON.stringify({type: "reports", event: index, reports}) : "[]";
+}
+
+// The end of the stream: a clock quad just after each instance left that holds an event closes it, oldest first.
+async function onFinish() {
+  const reports = [];
+  while (lastTs !== null) {
+    let next = null;
+    for (const instance of window.active_windows.keys()) {
+      if (instance.open <= lastTs && (next === null || instance.close < next.close)) next = instance;
+    }
+    if (next === null) break;
+    reports.push(...await reportsOf(next.close + 1, [tick()]));
+  }
+  return JSON.stringify({type: "finish", reports});
+}
 
 async function onEvent([index, , updates]) {
   if (updates.some(([op]) => op < 0)) throw new Error(`event ${index} deletes a triple: only inserts are supported`);
@@ -113,13 +195,16 @@ async function onEvent([index, , updates]) {
 
 async function onLine(line) {
   const message = JSON.parse(line);
-  if (Array.isArray(message)) return onEvent(message);
+  if (Array.isArray(message)) return sliding ? onSlidingEvent(message) : onEvent(message);
+  if (message.type === "finish") return onFinish();
   if (message.type === "start") {
     try { start(message); } catch (error) { return JSON.stringify({type: "error", message: error.message}); }
     return JSON.stringify({type: "ready"});
   }
   if (message.type === "answers") return JSON.stringify({type: "answers", answers: [...current.values()]});
-  if (message.type === "stats") return JSON.stringify({type: "stats", stats: {answers: current.size}});
+  if (message.type === "stats") {
+    return JSON.stringify({type: "stats", stats: sliding ? {reports: reportsMade} : {answers: current.size}});
+  }
   throw new Error(`unknown message ${line.slice(0, 80)}`);
 }
 

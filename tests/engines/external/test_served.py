@@ -67,9 +67,9 @@ def test_rsp_js_refuses_windows_it_cannot_match_exactly():
     descriptor = get_engine("rsp-js").descriptor
     if descriptor.unavailable():
         pytest.skip(descriptor.unavailable())
-    query = parse_query("SELECT * WHERE { ?x <http://ex/p> ?y }", window="sliding:6:2")
-    with pytest.raises(EngineError, match="does not support sliding windows"):
+    query = parse_query("SELECT * WHERE { ?x <http://ex/p> ?y }", window="unbounded")
+    with pytest.raises(EngineError, match="does not support unbounded windows"):
         build_engine("rsp-js", query, _random_stream(3))
     # and the driver itself refuses, should its capabilities be bypassed
-    with pytest.raises(EngineError, match=r"refused: sliding windows are not supported \(only event\)"):
+    with pytest.raises(EngineError, match=r"refused: unbounded windows are not supported \(event and sliding only\)"):
         get_engine("rsp-js")(query)
