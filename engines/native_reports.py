@@ -13,6 +13,8 @@ declares native reports, profiled otherwise (its event and unbounded windows ans
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from common.errors import EngineError
 from engines.model.semantics import Profile, Report
 from engines.model.stream import ContinuousQuery, Event
@@ -45,3 +47,10 @@ def report_run(engine, query: ContinuousQuery, profile: Profile) -> NativeRun | 
     if type(engine).capabilities.reports_natively(query):
         return NativeRun(engine, query, profile)
     return ProfiledRun(engine, query, profile)
+
+
+def run_profiled(engine, query: ContinuousQuery, profile: Profile, events: Iterable[Event]) -> list[Report]:
+    """Every report the engine gives over ``events`` under ``profile``, natively or re-driven (``report_run``)."""
+    run = report_run(engine, query, profile)
+    reports = [report for event in events for report in run.push(event)]
+    return reports + run.finish()

@@ -21,8 +21,6 @@ Which instances and ticks are reported follows ``oracles.reports``, written agai
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from common.errors import EngineError
 from engines.model.semantics import Profile, Report
 from engines.model.stream import ContinuousQuery, Event, Mapping, Triple
@@ -31,7 +29,11 @@ from engines.window_state import WindowState
 
 def check_profile(engine_cls: type, query: ContinuousQuery, profile: Profile) -> None:
     """Raise EngineError when ``engine_cls`` cannot report ``query`` under ``profile``, naming the profile."""
-    reason = engine_cls.capabilities.profile_refusal(profile)
+    capabilities = engine_cls.capabilities
+    if capabilities.reports_natively(query):  # relayed, not re-driven: its own profile only (engines.native_reports)
+        reason = capabilities.native_refusal(query, profile)
+    else:
+        reason = capabilities.profile_refusal(profile)
     if reason is None and profile.name != "cgpm" and (query.named_windows or query.window.kind != "sliding"):
         reason = f"profile {profile.name} on a{'' if query.named_windows else 'n'} {_what(query)} (time-based, one window)"
     if reason is None and profile.t0 == "any":
@@ -178,10 +180,3 @@ class ProfiledRun:
         if not profile.empty and not (report.relation or report.added or report.removed):
             return []
         return [report]
-
-
-def run_profiled(engine, query: ContinuousQuery, profile: Profile, events: Iterable[Event]) -> list[Report]:
-    """Every report the engine gives over ``events`` under ``profile``."""
-    run = ProfiledRun(engine, query, profile)
-    reports = [report for event in events for report in run.push(event)]
-    return reports + run.finish()

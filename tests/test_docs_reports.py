@@ -10,7 +10,7 @@ import pytest
 from engines.baselines.reeval import ReevalEngine
 from engines.model.query import parse_query
 from engines.model.semantics import load_profile
-from engines.profiled import run_profiled
+from engines.native_reports import run_profiled
 from oracles.reports import expected_reports
 from tests.conformance.checks import PREFIXES, build_stream
 

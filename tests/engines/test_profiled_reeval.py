@@ -10,7 +10,8 @@ from common.errors import EngineError
 from engines.baselines.reeval import ReevalEngine
 from engines.model.query import parse_query
 from engines.model.semantics import load_profile, named_profiles, profile_from_table
-from engines.profiled import ProfiledRun, check_profile, run_profiled
+from engines.native_reports import run_profiled
+from engines.profiled import ProfiledRun, check_profile
 from engines.spectra import SpectraEngine, SpectraRevEngine, SpectraRevOnChangeEngine
 from engines.tpjoin import TPJoinEagerEngine, TPJoinEventEngine, TPJoinIncrementalEngine
 from oracles.reports import expected_reports

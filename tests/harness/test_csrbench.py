@@ -11,7 +11,7 @@ import rdflib
 
 from engines.baselines.reeval import ReevalEngine
 from engines.model.semantics import load_profile
-from engines.profiled import run_profiled
+from engines.native_reports import run_profiled
 from harness import csrbench
 from harness.streams.turtle_files import import_turtle_files
 from oracles.reports import expected_reports

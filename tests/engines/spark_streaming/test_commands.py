@@ -25,8 +25,8 @@ def _one_line_error(capsys, argv) -> str:
 def test_without_semantics_it_says_which_profile_to_give(capsys, command):
     err = _one_line_error(capsys, [command, "--engine", "spark-streaming", "--stream", str(EXAMPLE), "--query", CHAIN,
                                    "--window", "sliding:10s:1s"])
-    assert "'spark-streaming' does not support the semantics profile cgpm (it supports: spark-microbatch)" in err
-    assert "give --semantics spark-microbatch" in err
+    assert "'spark-streaming' does not support sliding windows under this project's semantics" in err
+    assert "with --semantics spark-microbatch" in err
 
 
 def test_an_event_window_and_another_profile_are_refused_by_name(capsys):

@@ -131,14 +131,16 @@ def test_the_engine_takes_its_profile_with_any_micro_batch_period_and_nothing_el
     from engines.spark_streaming import SparkStreamingEngine
 
     capabilities = SparkStreamingEngine.capabilities
+    query = parse_query(PREFIXES + "SELECT * WHERE { ?x :p ?y }", window="sliding:10:1")
     shipped = load_profile("spark-microbatch")
-    assert shipped.tick_period == 1000 and capabilities.profile_refusal(shipped) is None
+    assert shipped.tick_period == 1000 and capabilities.native_refusal(query, shipped) is None
     table = {"t0": "aligned", "bounds": "[o,c)", "tick": "time:1h", "report": ["every-tick"], "empty": False,
              "output": "istream"}
-    assert capabilities.profile_refusal(profile_from_table("hourly", table)) is None
+    assert capabilities.native_refusal(query, profile_from_table("hourly", table)) is None
     for key, value in (("output", "delta"), ("tick", "tuple"), ("empty", True), ("t0", 0)):
-        assert "does not" not in (capabilities.profile_refusal(profile_from_table("x", {**table, key: value})) or "does not")
-    assert "the semantics profile cgpm (it supports: spark-microbatch)" == capabilities.profile_refusal(load_profile("cgpm"))
+        refusal = capabilities.native_refusal(query, profile_from_table("x", {**table, key: value}))
+        assert refusal.startswith("the semantics profile x on sliding windows (it reports natively under spark-microbatch")
+    assert "sliding windows under this project's semantics" in capabilities.native_refusal(query, load_profile("cgpm"))
 
 
 def test_what_a_streaming_query_cannot_express_is_refused_by_name():
@@ -146,7 +148,7 @@ def test_what_a_streaming_query_cannot_express_is_refused_by_name():
 
     capabilities = SparkStreamingEngine.capabilities
     query = parse_query(PREFIXES + "SELECT * WHERE { ?x :p ?y }", window="sliding:10:1")
-    assert capabilities.refusal(query) is None
+    assert capabilities.refusal(query, profile=load_profile("spark-microbatch")) is None
     assert capabilities.refusal(query.with_window(Window("event"))) == "event windows (it supports: sliding)"
     assert capabilities.refusal(query.with_window(Window("unbounded"))) == "unbounded windows (it supports: sliding)"
     assert capabilities.refusal(query.with_entailment("rdfs")) == "entailment 'rdfs' (it supports: none)"

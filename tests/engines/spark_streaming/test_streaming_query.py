@@ -14,7 +14,7 @@ import pytest
 
 from engines.model.query import parse_query
 from engines.model.semantics import profile_from_table
-from engines.profiled import run_profiled
+from engines.native_reports import run_profiled
 from harness.verify_reports import verify_engine_reports
 from oracles.reports import expected_reports
 from tests.conformance.checks import PREFIXES, build_stream
