@@ -34,16 +34,33 @@ def is_comparison(out: Path) -> bool:
     return all((side / RUN_FILE).is_file() for side in side_dirs(out))
 
 
-def run_against(config: BenchConfig, out: Path, revision: str, *, core: int | None, repository: Path = REPOSITORY,
-                argv=None, say=lambda message: None) -> tuple[Path, Path]:
+def run_against(
+    config: BenchConfig,
+    out: Path,
+    revision: str,
+    *,
+    core: int | None,
+    repository: Path = REPOSITORY,
+    argv=None,
+    say=lambda message: None,
+) -> tuple[Path, Path]:
     """``config`` run with ``revision``'s code and with ``repository``'s (as it is, changes included) into ``out``;
     the base's and this checkout's run directories."""
     with worktree(revision, repository) as checkout:
         return run_checkouts(config, out, checkout, repository, core=core, argv=argv, say=say)
 
 
-def run_checkouts(config: BenchConfig, out: Path, base: Path, this: Path, *, core: int | None, argv=None,
-                  say=lambda message: None, show_progress: bool | None = None) -> tuple[Path, Path]:
+def run_checkouts(
+    config: BenchConfig,
+    out: Path,
+    base: Path,
+    this: Path,
+    *,
+    core: int | None,
+    argv=None,
+    say=lambda message: None,
+    show_progress: bool | None = None,
+) -> tuple[Path, Path]:
     """``config`` run with the code of two checkouts, side by side, into ``side_dirs(out)``."""
     out = Path(out).resolve()
     sides = []
