@@ -2,24 +2,25 @@
 
 ``cgpm regress --against REV`` (``harness.commands.regress_cmd``): REV's code is a detached worktree
 (``harness.bench.checkouts``, removed at the end), this checkout's is the one running; every repetition of either is
-a new ``python`` started in its checkout (``harness.bench.runners.CheckoutRunner``: it imports that checkout's
-``run_task``), pinned to one core, the side that goes first alternating from cell to cell and round to round
-(``harness.bench.execute.run_sides``). The streams are made once, by this checkout, and both sides read them. The
-two run directories, ``OUT/base`` (REV) and ``OUT/this``, are runs as ``cgpm bench`` leaves them, each with its
-commit; their run ids are OUT's name with ``-base`` and ``-this``, so a comparison of a commit with itself still
-leaves two records. A machine with no record of its own (a CI machine) can thus gate a change: the base is
+a fresh process with its checkout's code (``harness.bench.checkout_runner.CheckoutRunner``: forked from a host
+started in that checkout, each round's hosts hashing alike), pinned to one core, the side that goes first
+alternating from cell to cell and round to round (``harness.bench.execute.run_sides``). The streams are made once,
+by this checkout, and both sides read them. The two run directories, ``OUT/base`` (REV) and ``OUT/this``, are runs
+as ``cgpm bench`` leaves them, each with its commit; their run ids are OUT's name with ``-base`` and ``-this``, so a
+comparison of a commit with itself still leaves two records. A machine with no record of its own (a CI machine) can thus gate a change: the base is
 measured beside it rather than read from the history.
 """
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
+from harness.bench.checkout_runner import CheckoutRunner
 from harness.bench.checkouts import check_origin, worktree
 from harness.bench.config import BenchConfig
 from harness.bench.execute import Side, run_sides
 from harness.bench.machine import REPOSITORY, git_info
-from harness.bench.runners import CheckoutRunner
 from harness.bench.store import RUN_FILE
 
 BASE, THIS = "base", "this"
@@ -63,9 +64,15 @@ def run_checkouts(
 ) -> tuple[Path, Path]:
     """``config`` run with the code of two checkouts, side by side, into ``side_dirs(out)``."""
     out = Path(out).resolve()
+    seed = random.SystemRandom().randrange(2**32)  # both sides' hosts hash alike in each round
     sides = []
     for name, checkout, directory in zip((BASE, THIS), (base, this), side_dirs(out), strict=True):
         check_origin(checkout)
-        sides.append(Side(directory, CheckoutRunner(checkout, core), git_info(checkout), run_id=f"{out.name}-{name}"))
-    base_dir, this_dir = run_sides(config, sides, argv=argv, say=say, show_progress=show_progress)
+        runner = CheckoutRunner(checkout, core, seed)
+        sides.append(Side(directory, runner, git_info(checkout), run_id=f"{out.name}-{name}"))
+    try:
+        base_dir, this_dir = run_sides(config, sides, argv=argv, say=say, show_progress=show_progress)
+    finally:
+        for side in sides:
+            side.runner.close()
     return base_dir, this_dir

@@ -9,9 +9,8 @@ Two runners call ``harness.bench.cell.run_task`` in a new process per task:
   executors. A task past its hard deadline is cancelled (its job group), which kills the worker.
 - ``ProcessRunner``: a ``multiprocessing`` spawn context, one new interpreter per task; for
   machines without Java and for the tests.
-- ``CheckoutRunner``: a new ``python`` started in a given checkout of the code (``harness.bench.checkouts``: it
-  imports that checkout's ``run_task``, of another commit, say), pinned to one core; the task and its result
-  cross as pickles in files. ``cgpm regress --against`` runs each side of its comparison with one.
+
+``harness.bench.checkout_runner.CheckoutRunner`` runs a task with another checkout's code (``cgpm regress --against``).
 
 The soft limits (time-out, memory cap) are enforced inside the cell by its sampler; the hard
 deadline here is a backstop for a cell stuck in native code.
@@ -20,14 +19,9 @@ deadline here is a backstop for a cell stuck in native code.
 from __future__ import annotations
 
 import multiprocessing
-import pickle
 import signal
-import subprocess
-import sys
-import tempfile
 import threading
 import uuid
-from pathlib import Path
 
 from common.errors import EnvironmentProblem
 from harness.bench.cell import run_task
@@ -80,52 +74,6 @@ class ProcessRunner:
             if process.is_alive():
                 process.kill()
                 process.join()
-
-    def close(self) -> None:
-        pass
-
-
-# Run in the checkout (its working directory first on sys.path): its own run_task, and where harness came from.
-_LAUNCH = """
-import pickle, sys
-import harness
-from harness.bench.cell import run_task
-with open(sys.argv[1], "rb") as handle:
-    task = pickle.load(handle)
-result = run_task(task)
-with open(sys.argv[2], "wb") as handle:
-    pickle.dump({"result": result, "harness": harness.__file__}, handle)
-"""
-
-
-class CheckoutRunner:
-    name = "checkout"
-
-    def __init__(self, checkout: Path, core: int | None = None) -> None:
-        from harness.bench.checkouts import pinning
-
-        self.checkout, self.core = Path(checkout).resolve(), core
-        self.description = f"a new python started in {self.checkout} per cell repetition, {pinning(core)}"
-
-    def run(self, task: dict, deadline_s: float | None = None) -> dict:
-        from harness.bench.checkouts import clean_env, origin_of, pinned
-
-        deadline_s = hard_deadline_s(task) if deadline_s is None else deadline_s
-        with tempfile.TemporaryDirectory(prefix="cgpm-task-") as scratch:
-            sent, received = Path(scratch) / "task.pickle", Path(scratch) / "result.pickle"
-            sent.write_bytes(pickle.dumps(task))
-            command = pinned([sys.executable, "-c", _LAUNCH, str(sent), str(received)], self.core)
-            try:
-                done = subprocess.run(command, cwd=self.checkout, env=clean_env(), capture_output=True, text=True,
-                                      timeout=deadline_s)
-            except subprocess.TimeoutExpired:
-                return stopped("timeout", f"no answer within the hard deadline of {deadline_s:.0f}s; the process was killed")
-            if done.returncode != 0 or not received.is_file():
-                tail = (done.stderr.strip().splitlines() or [""])[-1]
-                return stopped("error", f"{_death(done.returncode)}{': ' + tail if tail else ''}")
-            answer = pickle.loads(received.read_bytes())
-        origin_of(answer["harness"], self.checkout)
-        return answer["result"]
 
     def close(self) -> None:
         pass

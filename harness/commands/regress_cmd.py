@@ -76,8 +76,13 @@ def run(args: argparse.Namespace) -> int:
         threshold = read_run_info(run_dir).get("config", {}).get("gate_threshold", 0.10)
     base = None
     if base_dir is not None:  # REV's record first: the history's step goes from it to this checkout's
+        from harness.bench.store import load_results
+        from harness.bench.summary import failed_cells, per_cell
+
         base_rows = _recorded(base_dir, directory)[1]
         base = (base_rows.iloc[0]["commit"], base_rows.iloc[0]["run_id"])
+        for cell, reason in failed_cells(per_cell(load_results(base_dir))):
+            print(f"cgpm regress: with the base's code, cell {cell} failed ({reason}): not tested", file=sys.stderr)
     frame, run_rows = _recorded(run_dir, directory)
     for cell, reason in failed:
         print(f"cgpm regress: cell {cell} failed ({reason})", file=sys.stderr)

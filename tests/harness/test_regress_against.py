@@ -19,6 +19,7 @@ import pytest
 from common.errors import ConfigError
 from harness.bench import history, store
 from harness.bench.against import run_checkouts
+from harness.bench.checkout_runner import CheckoutRunner
 from harness.bench.checkouts import resolve
 from harness.bench.config import config_from_table
 from harness.bench.execute import Side, run_sides
@@ -43,7 +44,8 @@ def run_task(task):
     jitter = 1 + (digest[0] / 255 - 0.5) / 50
     per_event = COST_US[cell["engine"]] * SLOWER.get(cell["engine"], 1.0) * ROUND_LOAD[repetition] * jitter
     cpu = per_event * 41 / 1e6
-    row = {{"status": "ok", "error": "", "cpu_s": cpu, "wall_s": cpu, "events": 41, "triples": 80, "side": SIDE}}
+    row = {{"status": "ok", "error": "", "cpu_s": cpu, "wall_s": cpu, "events": 41, "triples": 80, "side": SIDE,
+            "hashed": hash("cgpm")}}
     return {{"row": row, "rss": [], "latency_ns": None}}
 '''
 
@@ -147,7 +149,42 @@ def test_a_planted_fifteen_percent_slowdown_measured_side_by_side_fails_the_gate
 def test_an_unchanged_checkout_measured_side_by_side_passes_whatever_the_load_of_each_round(tmp_path, capsys):
     code, text = _compared(tmp_path, capsys, None)
     assert code == 0, text
+    base, this = (store.load_results(tmp_path / "runs" / "ab" / side) for side in ("base", "this"))
+    hashed = base.groupby("repetition")["hashed"].agg(set)  # one seed a round, the same on both sides
+    assert hashed.map(len).eq(1).all() and hashed.equals(this.groupby("repetition")["hashed"].agg(set))
+    assert hashed.map(min).nunique() == 5
     assert "3 tested cell(s): 3 same" in text and not any(line.startswith("REGRESSION") for line in text.splitlines())
+
+
+BROKEN_CELL = """
+import os, time
+
+
+def run_task(task):
+    engine = task["cell"]["engine"]
+    if engine == "sleeps":
+        time.sleep(600)
+    if engine == "exits":
+        os._exit(3)
+    raise ValueError("the cell broke")
+"""
+
+
+def test_a_task_past_its_deadline_is_killed_and_a_dead_or_broken_one_is_an_error_with_its_reason(tmp_path):
+    checkout = fake_checkout(tmp_path / "code", "broken")
+    (checkout / "harness" / "bench" / "cell.py").write_text(BROKEN_CELL)
+    runner = CheckoutRunner(checkout)
+    try:
+
+        def run(engine: str, deadline_s: float = 60) -> dict:
+            return runner.run({"kind": "time", "cell": {"engine": engine}, "repetition": 0}, deadline_s)["row"]
+
+        assert run("sleeps", deadline_s=0.5)["status"] == "timeout"
+        assert run("exits") == {"status": "error", "error": "the cell process exited with code 3 without a result"}
+        broken = run("raises")
+        assert broken["status"] == "error" and broken["error"].endswith("ValueError: the cell broke")
+    finally:
+        runner.close()
 
 
 def test_a_revision_the_clone_lacks_is_one_line_and_exit_2_and_a_shallow_clone_says_so(tmp_path, capsys):
