@@ -4,7 +4,8 @@ For a bisection over the history (issue 37): ``--base`` and ``--run`` are commit
 for each under ``--scratch`` and removed at the end) or existing checkouts. Each pair runs every ``--engine`` once
 with each commit, the commit that goes first alternating from pair to pair so that neither always meets the
 machine's load first. A measurement is ``python -m harness run --json`` started in the checkout (its working
-directory comes first on ``sys.path``, so it imports that checkout: the script checks it), prefixed by
+directory comes first on ``sys.path``, so it imports that checkout: the script checks it; the worktrees, the
+check and the pinning are ``harness.bench.checkouts``, which ``cgpm regress --against`` uses too), prefixed by
 ``taskset -c CORE``; what is kept is the child's CPU time (user + sys, from ``RUSAGE_CHILDREN`` around it: the
 whole process, imports and decoding included) and the engine's own figure as the run prints it (``wall_s``, the
 timed loop's wall time; ``decode_s`` where the commit measures it apart). Nothing is subtracted: to tell the
@@ -33,13 +34,14 @@ import json
 import resource
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
 from scipy import stats
 
+from common.errors import CgpmError
 from harness.bench import significance
+from harness.bench.checkouts import check_origin, checkouts, clean_env, origin_of, pinned
 
 # Run inside the checkout under test (its own harness, the origin told back). The engine that build_engine returns
 # has its per-event push timed (CPU time inside push, and of that the cyclic collector's), so decoding and the
@@ -89,27 +91,7 @@ atexit.register(lambda: print("BISECT " + json.dumps({**spent, "harness": sys.mo
 sys.argv[0] = "cgpm"
 runpy.run_module("harness", run_name="__main__", alter_sys=True)
 """
-_ORIGIN = "import harness; print(harness.__file__)"
 FIGURES = ("cpu_s", "wall_s", "engine_cpu_s", "engine_gc_s", "gc_s")
-
-
-def checkout_for(commit: str, scratch: Path, repository: Path, added: list[Path]) -> Path:
-    """``commit`` as a directory of code: an existing checkout as it is, else a detached worktree made for it."""
-    given = Path(commit)
-    if (given / "harness" / "__init__.py").is_file():
-        return given.resolve()
-    target = scratch / f"bisect-{commit.replace('/', '_')}"
-    subprocess.run(["git", "-C", str(repository), "worktree", "add", "--detach", str(target), commit],
-                   check=True, capture_output=True, text=True)
-    added.append(target)
-    return target
-
-
-def check_origin(checkout: Path) -> None:
-    """The checkout's ``python -m`` imports its own harness, not an installed one (an editable install points elsewhere)."""
-    origin = subprocess.run([sys.executable, "-c", _ORIGIN], cwd=checkout, capture_output=True, text=True, check=True)
-    if not Path(origin.stdout.strip()).resolve().is_relative_to(checkout.resolve()):
-        raise SystemExit(f"bisect_engine: in {checkout}, harness is imported from {origin.stdout.strip()}")
 
 
 def measure(checkout: Path, engine: str, cell: list[str], core: int, probe: str | None) -> dict:
@@ -118,9 +100,9 @@ def measure(checkout: Path, engine: str, cell: list[str], core: int, probe: str 
     frozen) or ``off`` (frozen, and the collector disabled from the engine's build on)."""
     source = _PROBED.replace("FREEZE", str(probe in ("freeze", "off"))).replace("COLLECTOR_OFF", str(probe == "off"))
     program = ["-m", "harness"] if probe is None else ["-c", source]
-    command = ["taskset", "-c", str(core), sys.executable, *program, "run", "--engine", engine, *cell, "--json"]
+    command = pinned([sys.executable, *program, "run", "--engine", engine, *cell, "--json"], core)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(command, cwd=checkout, capture_output=True, text=True)
+    done = subprocess.run(command, cwd=checkout, capture_output=True, text=True, env=clean_env())
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
@@ -132,8 +114,7 @@ def measure(checkout: Path, engine: str, cell: list[str], core: int, probe: str 
     for line in done.stderr.splitlines():
         if line.startswith("BISECT "):
             probed = json.loads(line[len("BISECT "):])
-            if not Path(probed["harness"]).resolve().is_relative_to(checkout.resolve()):
-                raise SystemExit(f"bisect_engine: in {checkout}, harness came from {probed['harness']}")
+            origin_of(probed["harness"], checkout)
             figures.update((key, probed[key]) for key in FIGURES if key in probed)
     return figures
 
@@ -177,20 +158,15 @@ def main(argv: list[str] | None = None) -> int:
     for flag, value in (("--window", args.window), ("--entailment", args.entailment), ("--max-events", args.max_events)):
         if value is not None:
             cell += [flag, str(value)]
-    repository = Path.cwd()
-    added: list[Path] = []
-    with tempfile.TemporaryDirectory(prefix="bisect-", dir=args.scratch) as scratch:
-        try:
-            sides = {"base": checkout_for(args.base, Path(scratch), repository, added),
-                     "run": checkout_for(args.run, Path(scratch), repository, added)}
+    try:
+        with checkouts([args.base, args.run], Path.cwd(), args.scratch) as (base, run):
+            sides = {"base": base, "run": run}
             for checkout in sides.values():
                 check_origin(checkout)
             report = {"base": args.base, "run": args.run, "cell": cell, "core": args.core, "probe": probe_of(args),
                       "engines": {engine: interleaved(engine, sides, cell, args) for engine in args.engine}}
-        finally:
-            for target in added:
-                subprocess.run(["git", "-C", str(repository), "worktree", "remove", "--force", str(target)],
-                               capture_output=True)
+    except CgpmError as problem:
+        raise SystemExit(f"bisect_engine: {problem}") from None
     print(json.dumps(report, indent=1) if args.json else "\n".join(lines_of(report)))
     return 0
 

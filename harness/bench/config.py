@@ -106,7 +106,7 @@ class BenchConfig:
     timeout_s: float = 600.0
     memory_mb: int = 4096
     rss_hz: float = 20.0
-    verify: bool | str = "smallest-window"  # harness.bench.execute.verified_cells
+    verify: bool | str = "smallest-window"  # harness.bench.verify_policy.verified_cells
     verify_every: int = 1
     oracle: str = "auto"
     runner: str = "spark"

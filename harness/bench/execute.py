@@ -2,7 +2,8 @@
 
 Order: repetition rounds (every cell's repetition 0, then every cell's repetition 1, ...), so a
 drift in the machine's load spreads over all cells instead of landing on a few; ``parallel``
-timed tasks at once (1 by default). A cell whose repetition ended ``unsupported``, ``timeout`` or
+timed tasks at once (1 by default). A run of several sides (``run_sides``: the code of two commits, say, each
+with its own runner and run directory) runs each cell's repetition on every side one right after the other. A cell whose repetition ended ``unsupported``, ``timeout`` or
 ``memory`` is not repeated. Verification tasks, when asked for, run after the timed ones and
 may run in parallel: they time nothing. Each finished task is stored at once (``store.save_part``)
 and the cells table rebuilt, so killing the run loses at most the tasks in flight.
@@ -13,21 +14,22 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import chain
 from pathlib import Path
 
-from common.errors import CgpmError, ConfigError
-from engines.model.windows import parse_window
+from common.errors import ConfigError
 from engines.registry import known_engines, load_problem
 from harness.bench import run_status, store
+from harness.bench.bench_progress import Progress
 from harness.bench.cell import run_task
 from harness.bench.config import BenchConfig, config_digest_view
 from harness.bench.datasets import prepare_streams
 from harness.bench.machine import git_info, machine_info, package_versions
 from harness.bench.matrix import Cell, engine_class, expand, workload_engines
+from harness.bench.verify_policy import verified_cells
 
 NOT_REPEATED = ("unsupported", "timeout", "memory")
 
@@ -84,56 +86,25 @@ def _task(kind: str, cell: Cell, repetition, config: BenchConfig, progress_dir: 
     }
 
 
-class Progress:
-    """Two bars on stderr: tasks done, and events fed in the running cells (read from their progress files); when
-    stderr is not a terminal, a line of each every 10 s (``harness.progress_lines``)."""
+@dataclass
+class Side:
+    """One code base a run measures: the directory its run goes to, the runner of its tasks (``runners.make_runner``
+    for the configuration's by default), and the commit of that code (this process's by default)."""
 
-    def __init__(self, total: int, directory: str | None):
-        from tqdm import tqdm
-
-        from harness.progress_lines import progress_bar
-
-        enabled = directory is not None
-        if enabled:
-            self.tasks = progress_bar(total, "cells", "cell", position=0)
-            self.events = progress_bar(0, "events fed", "ev", position=1, leave=False)
-        else:
-            self.tasks, self.events = tqdm(disable=True), tqdm(disable=True)
-        self.directory = directory
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._poll, daemon=True) if enabled else None
-        if self._thread:
-            self._thread.start()
-
-    def _poll(self) -> None:
-        while not self._stop.wait(0.5):
-            done = total = 0
-            for path in Path(self.directory).glob("*"):
-                try:
-                    fed, events = (int(x) for x in path.read_text().split())
-                except (OSError, ValueError):
-                    continue
-                done, total = done + fed, total + events
-            self.events.total = total
-            self.events.n = done
-            self.events.refresh()
-
-    def task_done(self, label: str) -> None:
-        self.tasks.set_postfix_str(label[:60], refresh=False)
-        self.tasks.update(1)
-
-    def close(self) -> None:
-        self._stop.set()
-        if self._thread:
-            self._thread.join()
-        self.events.close()
-        self.tasks.close()
+    out: Path
+    runner: object = None
+    git: dict | None = None
+    run_id: str | None = None  # the out directory's name by default
+    done: set = field(default_factory=set)
+    stopped: set = field(default_factory=set)  # a repetition ended in NOT_REPEATED: no more of the cell
+    unfinished: set = field(default_factory=set)  # a repetition did not finish: the cell is not verified
 
 
-def _run_info(config: BenchConfig, out: Path, cells: list[Cell], runner, previous: dict | None, argv) -> dict:
+def _run_info(config: BenchConfig, side: Side, cells: list[Cell], previous: dict | None, argv) -> dict:
+    runner = side.runner
     info = {
         "schema_version": store.SCHEMA_VERSION,
-        "run_id": out.name,
+        "run_id": side.run_id or side.out.name,
         "created": previous["created"] if previous else now(),
         "resumed": (previous.get("resumed", []) + [now()]) if previous else [],
         "status": run_status.RUNNING,
@@ -142,7 +113,7 @@ def _run_info(config: BenchConfig, out: Path, cells: list[Cell], runner, previou
         "runner": {"name": runner.name, "description": runner.description,
                    "spark_master": config.spark_master if runner.name == "spark" else None},
         "machine": machine_info(),
-        "git": git_info(),
+        "git": side.git or git_info(),
         "packages": package_versions(),
         "config": config.as_json(),
         "cells": [{"cell_id": cell.cell_id, **cell.as_json()} for cell in cells],
@@ -155,114 +126,116 @@ def _run_info(config: BenchConfig, out: Path, cells: list[Cell], runner, previou
 def run_bench(config: BenchConfig, out: str | Path, *, runner=None, argv=None, say=lambda message: None,
               show_progress: bool | None = None) -> Path:
     """Run (or resume) the benchmark ``config`` into ``out``; returns the run directory."""
+    return run_sides(config, [Side(Path(out), runner)], argv=argv, say=say, show_progress=show_progress)[0]
+
+
+def run_sides(config: BenchConfig, sides: list[Side], *, argv=None, say=lambda message: None,
+              show_progress: bool | None = None) -> list[Path]:
+    """Run (or resume) ``config`` once per side into its own directory, the sides' repetitions of a cell one right
+    after the other (which side goes first alternating from cell to cell and round to round), so that every side
+    meets the same machine; returns the run directories."""
     from harness.bench.runners import make_runner
 
-    out = Path(out).resolve()
     if not config.workloads:
         raise ConfigError("the configuration has no workloads: give [[workloads]] in the file, or --stream and --query")
-    previous = check_out_dir(out, config)
+    if len(sides) > 1 and (config.parallel != 1 or config.verify not in (False, "none")):
+        raise ConfigError("a run of several sides times one task at a time and verifies nothing: parallel = 1 and "
+                          "verify = \"none\"")
+    previous = {}
+    for side in sides:
+        side.out = side.out.resolve()
+        previous[side.out] = check_out_dir(side.out, config)
+        stored = (previous[side.out] or {}).get("git", {}).get("commit")
+        if side.git is not None and stored is not None and stored != side.git.get("commit"):
+            raise ConfigError(f"{side.out} holds a run of commit {stored[:10]}, not of {side.git.get('commit')}: "
+                              "choose another --out")
     engines = resolve_engines(config, say)
     workload_engines(config, engines)  # a bad name fails before any stream is generated
-    runner = runner or make_runner(config.runner, config.spark_master)
+    for side in sides:
+        side.runner = side.runner or make_runner(config.runner, config.spark_master)
     spark = None
-    if runner.name == "spark":
+    if any(side.runner.name == "spark" for side in sides):
         from harness.spark import spark_session
         spark = spark_session(config.spark_master)
     generated = prepare_streams(config, spark, say)
     cells = expand(config, engines, generated)
-    done = store.finished_parts(out)
-    if previous:
-        for partial in out.rglob(".*.partial-*"):  # left by a kill mid-write; never read
-            partial.unlink(missing_ok=True)
-        say(f"resuming {out}: {len(done)} finished tasks kept")
-    info = _run_info(config, out, cells, runner, previous, argv)
-    store.write_json(out / store.RUN_FILE, info)
+    if len(sides) > 1 and any(cell.partitions for cell in cells):
+        raise ConfigError("a run of several sides splits no cell: its merge would be this checkout's code on every side")
+    infos = {}
+    for side in sides:
+        side.done = store.finished_parts(side.out)
+        if previous[side.out]:
+            for partial in side.out.rglob(".*.partial-*"):  # left by a kill mid-write; never read
+                partial.unlink(missing_ok=True)
+            say(f"resuming {side.out}: {len(side.done)} finished tasks kept")
+        infos[side.out] = _run_info(config, side, cells, previous[side.out], argv)
+        store.write_json(side.out / store.RUN_FILE, infos[side.out])
     show_progress = True if show_progress is None else show_progress  # a log, not a terminal, gets lines
     try:
         with run_status.terminate_raises(), tempfile.TemporaryDirectory(prefix="cgpm-bench-progress-") as progress_dir:
-            _execute(config, out, cells, runner, done, progress_dir if show_progress else None)
+            _execute(config, sides, cells, progress_dir if show_progress else None)
     except BaseException:
-        info.update(status=run_status.INTERRUPTED, interrupted=now())  # the parts stored so far stay; rerun to resume
-        store.write_json(out / store.RUN_FILE, info)
-        store.write_cells(out)
+        for side in sides:  # the parts stored so far stay; rerun to resume
+            infos[side.out].update(status=run_status.INTERRUPTED, interrupted=now())
+            store.write_json(side.out / store.RUN_FILE, infos[side.out])
+            store.write_cells(side.out)
         raise
-    store.write_cells(out)
-    store.write_series(out)
-    info.update(status="complete", finished=now())
-    store.write_json(out / store.RUN_FILE, info)
-    return out
+    for side in sides:
+        store.write_cells(side.out)
+        store.write_series(side.out)
+        infos[side.out].update(status="complete", finished=now())
+        store.write_json(side.out / store.RUN_FILE, infos[side.out])
+    return [side.out for side in sides]
 
 
-def _execute(config: BenchConfig, out: Path, cells: list[Cell], runner, done: set, progress_dir: str | None) -> None:
+def _execute(config: BenchConfig, sides: list[Side], cells: list[Cell], progress_dir: str | None) -> None:
     by_id = {cell.cell_id: cell for cell in cells}
-    stopped: set[str] = set()
-    unfinished: set[str] = set()  # a repetition did not finish: the cell is not verified (its status says why)
-    for cell_id, repetition in done:
-        if repetition != store.VERIFY_PART:
-            part = store.part_path(out, cell_id, repetition)
-            status = _stored_status(part)
-            if status in NOT_REPEATED:
-                stopped.add(cell_id)
-            if status != "ok":
-                unfinished.add(cell_id)
+    for side in sides:
+        for cell_id, repetition in side.done:
+            if repetition != store.VERIFY_PART:
+                status = _stored_status(store.part_path(side.out, cell_id, repetition))
+                if status in NOT_REPEATED:
+                    side.stopped.add(cell_id)
+                if status != "ok":
+                    side.unfinished.add(cell_id)
     verify_cells = verified_cells(cells, config.verify)
-    pending_timed = sum(1 for cell in cells for r in range(config.repetitions) if (cell.cell_id, r) not in done)
-    pending_verify = sum(1 for cell in verify_cells if (cell.cell_id, store.VERIFY_PART) not in done
-                         and cell.cell_id not in unfinished)
+    pending_timed = sum(1 for side in sides for cell in cells for r in range(config.repetitions)
+                        if (cell.cell_id, r) not in side.done)
+    pending_verify = sum(1 for side in sides for cell in verify_cells if (cell.cell_id, store.VERIFY_PART) not in
+                         side.done and cell.cell_id not in side.unfinished)
     progress = Progress(pending_timed + pending_verify, progress_dir)
     try:
         for repetition in range(config.repetitions):
-            round_cells = [cell for cell in cells if (cell.cell_id, repetition) not in done and cell.cell_id not in stopped]
-            tasks = [_task("time", cell, repetition, config, progress_dir) for cell in round_cells]
-            for task, result in _pool(runner, tasks, config.parallel):
-                store.save_part(out, by_id[task["cell_id"]].as_json(), task["cell_id"], repetition, result)
-                store.write_cells(out)
+            tasks = [(side, _task("time", cell, repetition, config, progress_dir))
+                     for number, cell in enumerate(cells)
+                     for side in (sides if (number + repetition) % 2 == 0 else sides[::-1])
+                     if (cell.cell_id, repetition) not in side.done and cell.cell_id not in side.stopped]
+            for (side, task), result in _pool(tasks, config.parallel):
+                store.save_part(side.out, by_id[task["cell_id"]].as_json(), task["cell_id"], repetition, result)
+                store.write_cells(side.out)
                 if result["row"].get("status") in NOT_REPEATED:
-                    stopped.add(task["cell_id"])
+                    side.stopped.add(task["cell_id"])
                 if result["row"].get("status") != "ok":
-                    unfinished.add(task["cell_id"])
+                    side.unfinished.add(task["cell_id"])
                 progress.task_done(f"{task['cell_id']} r{repetition}: {result['row'].get('status')}")
-        # a cell whose timed run failed or timed out is not verified: its verdict is its status, and a time-out would recur
-        tasks = [_verify_task(cell, config) for cell in verify_cells
-                 if (cell.cell_id, store.VERIFY_PART) not in done and cell.cell_id not in unfinished]
-        # the Spark oracle needs the driver's session: those cells are checked here, the others in fresh processes
-        here = [task for task in tasks if task["oracle"] == "spark"]
-        pooled = _pool(runner, [task for task in tasks if task["oracle"] != "spark"], max(config.parallel, os.cpu_count() or 1))
-        for task, result in chain(((task, run_task(task)) for task in here), pooled):
-            store.save_part(out, by_id[task["cell_id"]].as_json(), task["cell_id"], store.VERIFY_PART, result)
-            store.write_cells(out)
-            progress.task_done(f"{task['cell_id']} verify: {result['row'].get('verdict')}")
+        for side in sides:  # verify is none for several sides (run_sides): one side verifies its cells
+            _verify(config, side, verify_cells, by_id, progress)
     finally:
         progress.close()
 
 
-def verified_cells(cells: list[Cell], policy: bool | str) -> list[Cell]:
-    """The cells a run verifies besides timing them: all, none, or (``smallest-window``) the cells of the smallest
-    window of each query over each stream, one per engine, so every engine's answers are checked somewhere on every
-    query at the cost of its cheapest cell. Engines that match nothing (the cost floor) are never verified."""
-    if policy in (False, "none"):
-        return []
-    matching = [cell for cell in cells if engine_class(cell.engine).capabilities.matches]
-    if policy in (True, "all"):
-        return matching
-
-    def size(cell: Cell) -> tuple[int, int, int]:
-        # an event window holds one event, an unbounded one every event; of two ranges alike the larger slide drops
-        # events at fewer instants, each one a checkpoint, so it is the cheaper (and only one of them is verified)
-        try:
-            window = parse_window(cell.window)
-        except CgpmError:  # a query's own window over named streams: one per workload, so it is the smallest
-            return (1, 0, 0)
-        return ({"event": 0, "unbounded": 2}.get(window.kind, 1), window.range_ms or 0, -(window.slide_ms or 0))
-
-    def workload(cell: Cell) -> tuple:  # one query over one stream: configs give each window its own event count
-        return tuple(value for key, value in sorted(cell.as_json().items())
-                     if key not in ("window", "engine", "max_events"))
-
-    smallest: dict[tuple, tuple[int, int]] = {}
-    for cell in matching:
-        smallest[workload(cell)] = min(smallest.get(workload(cell), size(cell)), size(cell))
-    return [cell for cell in matching if size(cell) == smallest[workload(cell)]]
+def _verify(config: BenchConfig, side: Side, verify_cells: list[Cell], by_id: dict, progress) -> None:
+    # a cell whose timed run failed or timed out is not verified: its verdict is its status, and a time-out would recur
+    tasks = [_verify_task(cell, config) for cell in verify_cells
+             if (cell.cell_id, store.VERIFY_PART) not in side.done and cell.cell_id not in side.unfinished]
+    # the Spark oracle needs the driver's session: those cells are checked here, the others in fresh processes
+    here = [task for task in tasks if task["oracle"] == "spark"]
+    pooled = _pool([(side, task) for task in tasks if task["oracle"] != "spark"],
+                   max(config.parallel, os.cpu_count() or 1))
+    for (_, task), result in chain((((side, task), run_task(task)) for task in here), pooled):
+        store.save_part(side.out, by_id[task["cell_id"]].as_json(), task["cell_id"], store.VERIFY_PART, result)
+        store.write_cells(side.out)
+        progress.task_done(f"{task['cell_id']} verify: {result['row'].get('verdict')}")
 
 
 def _verify_task(cell: Cell, config: BenchConfig) -> dict:
@@ -295,13 +268,14 @@ def _run_one(runner, task: dict) -> dict:
     return runner.run(task)
 
 
-def _pool(runner, tasks: list[dict], parallel: int):
-    """(task, result) as tasks finish, ``parallel`` at a time; results are handled in the calling thread only."""
+def _pool(tasks: list[tuple[Side, dict]], parallel: int):
+    """((side, task), result) as tasks finish, ``parallel`` at a time, each on its side's runner; results are
+    handled in the calling thread only."""
     if parallel <= 1 or len(tasks) <= 1:
-        for task in tasks:
-            yield task, _run_one(runner, task)
+        for side, task in tasks:
+            yield (side, task), _run_one(side.runner, task)
         return
     with ThreadPoolExecutor(max_workers=parallel) as pool:
-        futures = {pool.submit(_run_one, runner, task): task for task in tasks}
+        futures = {pool.submit(_run_one, side.runner, task): (side, task) for side, task in tasks}
         for future in as_completed(futures):
             yield futures[future], future.result()

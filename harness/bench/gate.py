@@ -10,6 +10,9 @@ ratio keeps the code's cost where CPU time alone would move with the load. A cel
 longer does fails too (``failed``). A slowdown an acceptance names (``harness.bench.acceptances``) is reported as
 accepted and passes. A cell with no reference (no scan cell over its stream) or a run with too few repetitions is
 not tested, and the result says so: such a gate passes by having nothing to test, never by having tested.
+
+A same-run comparison (``cgpm regress --against REV``, ``harness.bench.against``) names its base itself: the record
+of REV's code measured in the same run, repetition by repetition beside this commit's.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from harness.bench.compare import COLUMNS, REGRESSIONS
 from harness.bench.normalised import OVER_FLOOR
 
 GATE_METRIC = OVER_FLOOR
-SUITE = "regress"  # the suite's benchmark name (benchmarks/configs/regress.toml): the site shows it on GATE_METRIC
+# the suites' benchmark names (benchmarks/configs/regress.toml and regress-ci.toml): the site shows them on GATE_METRIC
+SUITES = ("regress", "regress-ci")
 
 
 @dataclass
@@ -70,15 +74,21 @@ def base_of(points: pd.DataFrame, run: pd.Series) -> pd.Series | None:
     return None if candidates.empty else candidates.iloc[-1]
 
 
-def check(frame: pd.DataFrame, run_id: str, commit: str, machine: str, *, acceptances: list[Acceptance],
-          threshold: float, alpha: float = 0.05, correction: str = "bh", metric: str = GATE_METRIC) -> GateResult:
-    """The gate on the run ``(machine, commit, run_id)`` of the history ``frame``."""
-    points = history.points(frame)
+def _point(points: pd.DataFrame, machine: str, commit: str, run_id: str) -> pd.Series:
     match = points[(points["machine"] == machine) & (points["commit"] == commit) & (points["run_id"] == run_id)]
     if match.empty:
         raise ConfigError(f"the history holds no run {run_id} of commit {commit[:10]} on {machine}")
-    run = match.iloc[0]
-    base = base_of(points, run)
+    return match.iloc[0]
+
+
+def check(frame: pd.DataFrame, run_id: str, commit: str, machine: str, *, acceptances: list[Acceptance],
+          threshold: float, alpha: float = 0.05, correction: str = "bh", metric: str = GATE_METRIC,
+          base: tuple[str, str] | None = None) -> GateResult:
+    """The gate on the run ``(machine, commit, run_id)`` of the history ``frame``, against ``base`` (a ``(commit,
+    run_id)`` on the same machine) when given, else against ``base_of`` it."""
+    points = history.points(frame)
+    run = _point(points, machine, commit, run_id)
+    base = base_of(points, run) if base is None else _point(points, machine, *base)
     if base is None:
         table = pd.DataFrame(columns=[*COLUMNS, "commit", "accepted"])
     else:

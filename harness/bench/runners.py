@@ -10,6 +10,8 @@ Two runners call ``harness.bench.cell.run_task`` in a new process per task:
 - ``ProcessRunner``: a ``multiprocessing`` spawn context, one new interpreter per task; for
   machines without Java and for the tests.
 
+``harness.bench.checkout_runner.CheckoutRunner`` runs a task with another checkout's code (``cgpm regress --against``).
+
 The soft limits (time-out, memory cap) are enforced inside the cell by its sampler; the hard
 deadline here is a backstop for a cell stuck in native code.
 """

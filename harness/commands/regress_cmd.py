@@ -1,15 +1,19 @@
-"""``cgpm regress [--check]``: the regression suite run on this commit, appended to its history, and with ``--check`` gated against the previous commit's record on this machine.
+"""``cgpm regress [--check]``: the regression suite run on this commit, appended to its history, and with ``--check`` gated against the previous commit's record on this machine, or with ``--against REV`` against REV's code measured in the same run.
 
 Forms::
 
     cgpm regress [CONFIG] [--out RUN] [--check]        # CONFIG: benchmarks/configs/regress.toml by default
+    cgpm regress [CONFIG] --against REV [--check]      # REV's code and this checkout's side by side (CI: HEAD^1)
     cgpm regress --run RUN --check                     # gate a run already made (added to the history if new)
 
 The suite is an ordinary bench configuration run by the bench's own runner (``harness.bench.execute``); the run's
 rows join ``RESULTS/history/NAME.csv`` (``cgpm-history/2``: CPU time per event and its ratio to the scan floor).
 ``--repetitions``, ``--min-time`` and ``--max-events`` shrink it (a try, a test: never a record to gate a real
-change on). Exit 0; 1 when a cell errored or, with ``--check``, when the gate fails (``harness.bench.gate``); 2 on
-bad input, one line.
+change on). With ``--against REV`` (``harness.bench.against``) each repetition runs with REV's code (a detached
+worktree, removed after) and with this checkout's, one right after the other, pinned to one core; both records
+join the history, REV's first, and the gate compares this checkout's with REV's of the same run. Exit 0; 1 when a
+cell of this checkout errored or, with ``--check``, when the gate fails (``harness.bench.gate``); 2 on bad input (a
+REV the clone lacks, a shallow clone), one line.
 """
 
 from __future__ import annotations
@@ -30,6 +34,10 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--out", type=Path, help="run directory (default results/runs/DATE-NAME); an existing run resumes")
     parser.add_argument("--run", type=Path, metavar="RUN", help="gate this finished run instead of running the suite")
     parser.add_argument("--check", action="store_true", help="exit 1 on an unaccepted significant slowdown")
+    parser.add_argument("--against", metavar="REV", help="measure REV's code beside this checkout's in the same run "
+                        "and gate against it (CI: HEAD^1, the previous landing)")
+    parser.add_argument("--core", type=int, help="with --against: the core every repetition is pinned to (default: "
+                        "the last this process may use)")
     parser.add_argument("--results", type=Path, default=Path("results"),
                         help="results folder whose history/ keeps the records (default results)")
     parser.add_argument("--accepted", type=Path, default=None,
@@ -47,26 +55,35 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from harness.bench import history
-
-    if args.run is not None and (args.out or args.repetitions or args.min_time_s is not None or args.max_events):
-        raise ConfigError("--run gates a finished run: --out, --repetitions, --min-time and --max-events make a new one")
+    if args.run is not None and (args.out or args.repetitions or args.min_time_s is not None or args.max_events
+                                 or args.against):
+        raise ConfigError("--run gates a finished run: --out, --repetitions, --min-time, --max-events and --against "
+                          "make a new one")
+    if args.core is not None and not args.against:
+        raise ConfigError("--core pins the repetitions of --against REV: give REV")
     if args.threshold is not None and not 0 < args.threshold < 1 or not 0 < args.alpha < 1:
         raise ConfigError("--threshold and --alpha must be in (0, 1)")
+    from harness.bench.against import is_comparison, side_dirs
+
     directory = args.results / "history"
-    failed = []
+    failed, base_dir = [], None
     if args.run is None:
-        run_dir, threshold, failed = _run_suite(args)
+        base_dir, run_dir, threshold, failed = _run_suite(args)
     else:
         from harness.bench.store import read_run_info
 
-        run_dir = args.run
+        base_dir, run_dir = side_dirs(args.run) if is_comparison(args.run) else (None, args.run)
         threshold = read_run_info(run_dir).get("config", {}).get("gate_threshold", 0.10)
-    target, added = history.add_run(run_dir, directory)
-    print(f"{run_dir}: {added} row(s) added to {target}" if added else f"{run_dir}: already in {target}")
-    frame = history.read_history(target)
-    run_rows = _this_run(frame, run_dir)
-    _print_figures(run_rows)
+    base = None
+    if base_dir is not None:  # REV's record first: the history's step goes from it to this checkout's
+        from harness.bench.store import load_results
+        from harness.bench.summary import failed_cells, per_cell
+
+        base_rows = _recorded(base_dir, directory)[1]
+        base = (base_rows.iloc[0]["commit"], base_rows.iloc[0]["run_id"])
+        for cell, reason in failed_cells(per_cell(load_results(base_dir))):
+            print(f"cgpm regress: with the base's code, cell {cell} failed ({reason}): not tested", file=sys.stderr)
+    frame, run_rows = _recorded(run_dir, directory)
     for cell, reason in failed:
         print(f"cgpm regress: cell {cell} failed ({reason})", file=sys.stderr)
     if not args.check:
@@ -79,18 +96,30 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--accepted {args.accepted}: no such file")
     first = run_rows.iloc[0]
     result = check(frame, first["run_id"], first["commit"], first["machine"], acceptances=load_acceptances(accepted),
-                   threshold=args.threshold or threshold, alpha=args.alpha, correction=args.correction)
+                   threshold=args.threshold or threshold, alpha=args.alpha, correction=args.correction, base=base)
     for line in summary_lines(result):
         print(line, file=sys.stderr if line.startswith("REGRESSION") else sys.stdout)
     return 1 if failed or not result.passed else 0
 
 
+def _recorded(run_dir: Path, directory: Path):
+    """``run_dir`` added to its history (if it is not there yet) and its figures printed; the history and its rows."""
+    from harness.bench import history
+
+    target, added = history.add_run(run_dir, directory)
+    print(f"{run_dir}: {added} row(s) added to {target}" if added else f"{run_dir}: already in {target}")
+    frame = history.read_history(target)
+    rows = _this_run(frame, run_dir)
+    _print_figures(rows)
+    return frame, rows
+
+
 def _run_suite(args: argparse.Namespace):
-    """Run the suite (its insert/delete stream made first); the run directory, its gate threshold, its failed cells."""
+    """Run the suite (its insert/delete stream made first), alone or against REV; the base's run directory (None
+    without --against), this checkout's, the gate threshold and this checkout's failed cells."""
     from dataclasses import replace
 
     from harness.bench.config import load_config, with_flags
-    from harness.bench.execute import run_bench
     from harness.bench.store import load_results
     from harness.bench.summary import failed_cells, per_cell
     from harness.commands.bench_cmd import default_out
@@ -105,8 +134,21 @@ def _run_suite(args: argparse.Namespace):
             replace(workload, max_events=min(workload.max_events or args.max_events, args.max_events))
             for workload in config.workloads))
     say = lambda message: print(f"cgpm regress: {message}", file=sys.stderr)  # noqa: E731
-    run_dir = run_bench(config, args.out or default_out(config.name), argv=sys.argv, say=say)
-    return run_dir, config.gate_threshold, failed_cells(per_cell(load_results(run_dir)))
+    if args.against:
+        from harness.bench.against import run_against
+        from harness.bench.checkouts import default_core, pinning, resolve
+        from harness.bench.machine import REPOSITORY
+
+        commit = resolve(args.against, REPOSITORY)
+        out = args.out or default_out(f"{config.name}-against-{commit[:10]}")
+        core = default_core() if args.core is None else args.core
+        say(f"{config.name}: {args.against} ({commit[:10]}) and this checkout side by side, {pinning(core)}")
+        base_dir, run_dir = run_against(config, out, commit, core=core, argv=sys.argv, say=say)
+    else:
+        from harness.bench.execute import run_bench
+
+        base_dir, run_dir = None, run_bench(config, args.out or default_out(config.name), argv=sys.argv, say=say)
+    return base_dir, run_dir, config.gate_threshold, failed_cells(per_cell(load_results(run_dir)))
 
 
 def _make_update_streams(config: Path) -> None:

@@ -90,8 +90,8 @@ def build_site(out: str | Path, results: str | Path = Path("results/published"),
                history_dir: str | Path | None = Path("results/history"), metric: str = "wall_s",
                threshold: float = 0.10, alpha: float = 0.05, progress: SiteProgress | None = None,
                accepted: str | Path | None = ACCEPTED_FILE) -> Built:
-    """``metric`` is every history's but the regression suite's, which is gated on ``gate.GATE_METRIC`` and shown
-    so; ``accepted``: the acceptances (``harness.bench.acceptances``) whose steps are shown as accepted."""
+    """``metric`` is every history's but the regression suites' (``gate.SUITES``), gated on ``gate.GATE_METRIC``
+    and shown so; ``accepted``: the acceptances (``harness.bench.acceptances``) whose steps are shown as accepted."""
     out, results = Path(out), Path(results)
     progress = progress or SiteProgress.silent()
     written_here = (out / "index.html").is_file() and (out / "style.css").is_file()
@@ -127,7 +127,7 @@ def _write(site: Path, results: Path, runs: list[Run], history_dir: Path | None,
     listed = [(run_slug(run, results), run, paper_of(run, results, papers)) for run in runs]
     stored = sorted(_histories(results, history_dir, runs).items())
     progress.start(len(listed) + len(papers) + 2 * len(stored) + 2)  # + the index and the link check
-    steps, metrics = {}, {benchmark: gate.GATE_METRIC if benchmark == gate.SUITE else metric for benchmark, _ in stored}
+    steps, metrics = {}, {benchmark: gate.GATE_METRIC if benchmark in gate.SUITES else metric for benchmark, _ in stored}
     for benchmark, frame in stored:
         steps[benchmark] = with_acceptances(history.step_changes(frame, metrics[benchmark], threshold, alpha),
                                             acceptances)

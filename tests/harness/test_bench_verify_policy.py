@@ -6,8 +6,8 @@ import pytest
 
 from common.errors import ConfigError
 from harness.bench.config import config_from_table
-from harness.bench.execute import verified_cells
 from harness.bench.matrix import Cell
+from harness.bench.verify_policy import verified_cells
 
 
 def _cell(engine: str, query: str, window: str, max_events: int = 0, shape: str = "triples:1") -> Cell:

@@ -107,7 +107,7 @@ def test_a_short_task_off_a_terminal_writes_nothing_at_all():
 
 def test_every_long_command_logs_off_a_terminal(monkeypatch):
     """The bars of verify/run (common.progress_bar), generate, a Spark job and bench all become interval lines."""
-    from harness.bench.execute import Progress
+    from harness.bench.bench_progress import Progress
     from harness.commands.common import progress_bar
     from harness.progress_lines import IntervalLog
 
