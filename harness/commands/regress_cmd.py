@@ -3,7 +3,7 @@
 Forms::
 
     cgpm regress [CONFIG] [--out RUN] [--check]        # CONFIG: benchmarks/configs/regress.toml by default
-    cgpm regress [CONFIG] --against REV [--check]      # REV's code and this checkout's side by side (CI: HEAD^1)
+    cgpm regress [CONFIG] --against REV [--check]      # REV's code and this checkout's side by side (CI: .ci/regress-base)
     cgpm regress --run RUN --check                     # gate a run already made (added to the history if new)
 
 The suite is an ordinary bench configuration run by the bench's own runner (``harness.bench.execute``); the run's
@@ -35,7 +35,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--run", type=Path, metavar="RUN", help="gate this finished run instead of running the suite")
     parser.add_argument("--check", action="store_true", help="exit 1 on an unaccepted significant slowdown")
     parser.add_argument("--against", metavar="REV", help="measure REV's code beside this checkout's in the same run "
-                        "and gate against it (CI: HEAD^1, the previous landing)")
+                        "and gate against it (CI: the previous landing, .ci/regress-base)")
     parser.add_argument("--core", type=int, help="with --against: the core every repetition is pinned to (default: "
                         "the last this process may use)")
     parser.add_argument("--results", type=Path, default=Path("results"),
