@@ -142,6 +142,8 @@ def spark_session(master: str | None = None, *, app_name: str = "cgpm", progress
 
 
 PROJECT_PACKAGES = ("common", "engines", "generators", "harness", "oracles")
+# no executor imports these: caches, and the external engines' npm packages and Java classes (tens of MiB)
+UNSHIPPED = frozenset({"__pycache__", "node_modules", "build"})
 
 
 def project_zip(directory: Path) -> Path:
@@ -153,7 +155,7 @@ def project_zip(directory: Path) -> Path:
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as out:
         for package in PROJECT_PACKAGES:
             for path in sorted((root / package).rglob("*")):
-                if path.is_file() and "__pycache__" not in path.parts and path.suffix not in (".pyc", ".pyo"):
+                if path.is_file() and not UNSHIPPED.intersection(path.parts) and path.suffix not in (".pyc", ".pyo"):
                     out.write(path, path.relative_to(root).as_posix())
     return archive
 

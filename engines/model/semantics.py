@@ -15,6 +15,8 @@ their own code.
 
 from __future__ import annotations
 
+import functools
+import importlib.resources
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +25,8 @@ from common.errors import ConfigError, WindowError
 from engines.model.stream import Mapping
 from engines.model.windows import parse_duration
 
-PROFILES_FILE = Path(__file__).with_name("profiles.toml")
+# read as a package resource: inside a Spark task the project is a zip on sys.path, where a file path cannot be opened
+PROFILES_FILE = importlib.resources.files(__package__).joinpath("profiles.toml")
 DEFAULT_PROFILE = "cgpm"
 
 BOUNDS = ("[o,c)", "(o,c]", "[o,c]")
@@ -171,8 +174,13 @@ def profile_from_table(name: str, table: dict, *, source: str = "") -> Profile:
 
 def named_profiles() -> dict[str, Profile]:
     """Every shipped profile by name, in the file's order."""
+    return dict(_shipped())
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped() -> tuple[tuple[str, Profile], ...]:
     tables = tomllib.loads(PROFILES_FILE.read_text(encoding="utf-8"))
-    return {name: profile_from_table(name, table) for name, table in tables.items()}
+    return tuple((name, profile_from_table(name, table)) for name, table in tables.items())
 
 
 def same_but_tick_period(profile: Profile, other: Profile) -> bool:

@@ -114,7 +114,7 @@ def markdown_table(paper: str, verdicts: list[Verdict], experiments: list[Experi
         if verdict.claim_id in sources:
             paper_value += f" ({sources[verdict.claim_id].describe()})"
         mark = f"**{verdict.verdict}**" if verdict.verdict != "met" else "met"
-        rows.append(f"| {verdict.text} (`{verdict.claim_id}`) | {shown_value(verdict)} | {verdict.relation} "
+        rows.append(f"| {verdict.text} (`{verdict.claim_id}`) | {shown_value(verdict, _thresholds(verdict))} | {verdict.relation} "
                     f"| {paper_value} | {mark} | {verdict.evidence} | `{verdict.published}` |")
     rows += ["", "A value marked ≥ is a lower bound: the other engine timed out. \"n\" counts the rounds of a paired "
              "ratio, the repetitions behind a published median, or the windows a break-even compares. The evidence "
