@@ -19,7 +19,12 @@ cell checks the class with the engine's own decomposition before timing). ``reev
 (``--baseline-updates``) and only up to ``--reeval-max-size`` / ``--oxigraph-max-size``; a cell past ``--cell-timeout``
 seconds is recorded as timed out. For the star class, the delta engines' memory is measured
 (tracemalloc over the prefix load, a separate untimed pass, less what the empty engine holds) next
-to the number of central-node instances counted from the data, to check Prop. 2.
+to the number of central-node instances counted from the data, to check Prop. 2. Before each timed run, every
+engine of a cell also runs one untimed check phase of ``--baseline-updates`` updates (drawn as a measured phase is,
+so the same for every engine) and undoes it: its answer digest (``harness.bench.answers``, instants numbered from
+0) is the repetition's ``answer_digest``, which ``cgpm reproduce delta`` compares across the engines of a claim
+(``--check-updates`` sets its length: at 10 updates most cells change no answer, 0 to 4 in 1,000 on LUBM, so their
+digests are empty and their claims measure no answers).
 
     python benchmarks/bench_delta_generated.py --sizes 10000,100000,1000000 --json delta-lubm.json
 """
@@ -97,7 +102,23 @@ def _load(engine_cls, query, triples):
     return engine
 
 
-def run_cell(engine_name: str, class_name: str, size: int, updates: int, ratios: list[float], repeats: int, seed: int) -> dict:
+def checked_phase(engine, events: list, undo: list) -> dict:
+    """The answer digest of ``events`` (instants numbered from 0), then the graph restored by ``undo``: every engine of a
+    cell runs the same check phase, so their digests must be equal whatever their timed phases' lengths."""
+    from harness.bench.answers import AnswerDigest
+
+    digest = AnswerDigest()
+    for instant, event in enumerate(events):
+        delta = engine.push(event)
+        if delta.added or delta.removed:
+            digest.record(instant, delta)
+    for event in undo:
+        engine.push(event)
+    return digest.columns()
+
+
+def run_cell(engine_name: str, class_name: str, size: int, updates: int, ratios: list[float], repeats: int, seed: int,
+             check_updates: int = 0) -> dict:
     from engines.delta.decompose import compile_matcher, connected_variable_decomposition, query_class
     from engines.model.query import load_query
     from engines.model.stream import Event, Update
@@ -139,8 +160,13 @@ def run_cell(engine_name: str, class_name: str, size: int, updates: int, ratios:
             if phase is None:
                 row["phases"][key] = {"status": f"not applicable: {len(insertable)} fresh {stream_kind} triples"}
                 continue
-            cpu, wall, changed = [], [], 0
+            cpu, wall, changed, answers = [], [], 0, []
+            check = measured_phase(deletable, insertable, check_updates, ratio, seed) if check_updates else None
             for _ in range(repeats):
+                if check:  # untimed: the same updates for every engine, whose answers are compared by digest
+                    forward, clock = events(check, clock)
+                    backward, clock = events(((-op, t) for op, t in reversed(check)), clock)
+                    answers.append(checked_phase(engine, forward, backward))
                 forward, clock = events(((op, t) for op, t in phase), clock)  # timestamps must only grow
                 backward, clock = events(((-op, t) for op, t in reversed(phase)), clock)
                 changed = 0
@@ -159,6 +185,7 @@ def run_cell(engine_name: str, class_name: str, size: int, updates: int, ratios:
                 "deletes": sum(op < 0 for op, _ in phase),
                 "matching_updates": sum(matches(t) for _, t in phase),
                 "answers_changed_per_update": changed / updates,
+                "answers_runs": answers,
             }
     row["stats"] = engine.stats() if hasattr(engine, "stats") else {}
     del engine
@@ -275,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--delete-ratios", default="0,0.1,0.25,0.5", help="deletion shares of the measured phase")
     parser.add_argument("--updates", type=int, default=1000, help="timed updates per phase for the delta engines")
     parser.add_argument("--baseline-updates", type=int, default=10, help="timed updates per phase for reeval and oxigraph")
+    parser.add_argument("--check-updates", type=int, help="updates of the untimed check phase whose answer digest every "
+                        "engine of a cell records (default: --baseline-updates; 0: none)")
     parser.add_argument("--reeval-max-size", type=int, default=100_000, help="largest N reeval runs at")
     parser.add_argument("--oxigraph-max-size", type=int, default=1_000_000, help="largest N oxigraph runs at")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per phase; the median is kept")
@@ -296,7 +325,8 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"{engine:<14} {klass:<18} N={size:>8,}  not run (larger than --{engine}-max-size)", flush=True)
                     continue
                 updates = args.baseline_updates if baseline else args.updates
-                cell = (engine, klass, size, updates, [float(r) for r in ratios], args.repeats, args.seed)
+                cell = (engine, klass, size, updates, [float(r) for r in ratios], args.repeats, args.seed,
+                        args.baseline_updates if args.check_updates is None else args.check_updates)
                 row = run_cell_with_timeout(cell, args.cell_timeout)
                 rows.append(row)
                 if "phases" in row:
@@ -327,10 +357,11 @@ def repetition_rows(rows: list[dict]) -> list[dict]:
             stream, ratio = phase_key.split(":")
             if "cpu_s_runs" not in phase:
                 continue
-            for repetition, cpu_s in enumerate(phase["cpu_s_runs"]):
+            answers = phase.get("answers_runs") or [{}] * len(phase["cpu_s_runs"])
+            for repetition, (cpu_s, checked) in enumerate(zip(phase["cpu_s_runs"], answers)):
                 table.append({**keys, "stream": stream, "delete_ratio": float(ratio), "repetition": repetition,
                               "status": "ok", "us_per_update": cpu_s / row["updates"] * 1e6,
-                              "answers_changed_per_update": phase["answers_changed_per_update"]})
+                              "answers_changed_per_update": phase["answers_changed_per_update"], **checked})
     return table
 
 
