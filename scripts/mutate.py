@@ -24,6 +24,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import tomllib
 from collections import Counter
@@ -99,8 +100,9 @@ def prepare(workdir: Path, config: dict, modules: list[str], tests: list[str]) -
     quoted = lambda items: "[" + ", ".join(json.dumps(i) for i in items) + "]"  # noqa: E731
     settings = (f"\n[tool.mutmut]\nsource_paths = {quoted(SOURCE_PATHS)}\nonly_mutate = {quoted(modules)}\n"
                 f"pytest_add_cli_args_test_selection = {quoted(tests)}\n"
-                # tests read engine descriptors from benchmarks/external/ (mutmut copies only sources and tests)
-                'also_copy = ["benchmarks"]\n'
+                # tests read engine descriptors from benchmarks/external/ and worked examples from DESIGN.md and
+                # docs/ (mutmut copies only sources and tests)
+                'also_copy = ["benchmarks", "DESIGN.md", "README.md", "docs"]\n'
                 'pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:benchmark"]\n'
                 # a mutant's CPU limit is (its tests' time + 1 s) x multiplier x 2; mutmut's default 15 gives a
                 # looping mutant half an hour of a shared core, 3 still leaves six times what its tests take
@@ -113,18 +115,25 @@ def prepare(workdir: Path, config: dict, modules: list[str], tests: list[str]) -
 def mutmut(workdir: Path, config: dict, args: list[str], time_limit: float | None = None) -> int:
     env = os.environ | {"HYPOTHESIS_PROFILE": config["suite"]["hypothesis_profile"], "PYTHONDONTWRITEBYTECODE": "1"}
     command = [sys.executable, "-m", "mutmut", *args] if args else [sys.executable, "-c", GENERATE]
-    process = subprocess.Popen(command, cwd=workdir, env=env, stdout=subprocess.DEVNULL if args else None,
-                               start_new_session=True)
-    try:
-        return process.wait(timeout=time_limit)
-    except subprocess.TimeoutExpired:
-        # mutmut stops its workers on an interrupt and keeps every result it has
-        os.killpg(process.pid, signal.SIGINT)
+    # a run's progress lines are noise, but when it fails (its baseline test run, say) the reason is in them
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as output:
+        process = subprocess.Popen(command, cwd=workdir, env=env, stdout=output if args else None,
+                                   stderr=subprocess.STDOUT if args else None, start_new_session=True)
         try:
-            return process.wait(timeout=120)
+            status = process.wait(timeout=time_limit)
         except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            return process.wait()
+            # mutmut stops its workers on an interrupt and keeps every result it has
+            os.killpg(process.pid, signal.SIGINT)
+            try:
+                status = process.wait(timeout=120)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                status = process.wait()
+        if args and status not in (0, -signal.SIGINT):
+            output.seek(0)
+            tail = [line for line in output.read().splitlines() if line.strip()][-8:]
+            print(f"mutmut {args[0]} exited {status}; its last lines:", *tail, sep="\n  ", file=sys.stderr)
+    return status
 
 
 def results(workdir: Path, modules: list[str]) -> dict[str, dict[str, int | None]]:
