@@ -41,6 +41,7 @@ class Progress:
             self.events.refresh()
 
     def task_done(self, label: str) -> None:
+        # the label leads with the outcome: the cut falls in the cell's id, never in what happened to it
         self.tasks.set_postfix_str(label[:60], refresh=False)
         self.tasks.update(1)
 

@@ -31,33 +31,34 @@ import time
 import numpy as np
 
 from harness.bench.latencies import PassLatencies
+from harness.bench.matrix import Cell
 from harness.bench.pacing import MACHINE_CLOCK, Clock
 from harness.bench.passes import Passes, latency_summary, timed_pass
 from harness.bench.quantiles import LatencySketch
-from harness.bench.quiet import NOISY_LOAD, NOISY_STEAL, MachineLoad, load_columns
+from harness.bench.quiet import MachineLoad, load_columns
 from harness.bench.sampler import CellLimit, RssSampler
+from harness.bench.task import CellTask
 
 
-def _load_inputs(cell: dict):
+def _load_inputs(cell: Cell):
     """The query, and the stream opened for streaming (cut to ``max_events``, deletions refused under a bounded window):
     for a query over named windows, its streams merged into one sequence of instants (``harness.streams.merged``)."""
     from engines.model.query import load_query
     from harness.streams.reader import open_stream
 
-    query = load_query(cell["query_path"], window=cell["window"] if not cell.get("streams") else None,
-                       entailment=cell["entailment"])
-    limit = cell["max_events"] or None
-    if query.named_windows and not cell.get("streams"):
+    query = load_query(cell.query_path, window=cell.window if not cell.streams else None, entailment=cell.entailment)
+    limit = cell.max_events or None
+    if query.named_windows and not cell.streams:
         from common.errors import ConfigError
 
         raise ConfigError(f"query {query.name} is over named windows, but the cell names no stream per window "
                           "(a workload's streams, or cgpm bench --stream IRI=DIR)")
-    if cell.get("streams"):
+    if cell.streams:
         from harness.streams.merged import open_merged
 
-        stream = open_merged(query, {iri: directory for iri, directory, _ in cell["streams"]}, max_events=limit)
+        stream = open_merged(query, {iri: directory for iri, directory, _ in cell.streams}, max_events=limit)
     else:
-        stream = open_stream(cell["stream_dir"], max_events=limit).checked_against(query.window)
+        stream = open_stream(cell.stream_dir, max_events=limit).checked_against(query.window)
     if not query.window.allows_deletions and stream.has_deletions:
         for _ in stream.events:  # the pass stops at the first deletion with the message naming it
             pass
@@ -126,27 +127,27 @@ def _public(facts: dict) -> dict:
     return {key: value for key, value in facts.items() if key != "modules_at_start"}
 
 
-def _time_cell(task: dict, facts: dict, clock: Clock) -> dict:
+def _time_cell(task: CellTask, facts: dict, clock: Clock) -> dict:
     from common.errors import EngineFailure, EnvironmentProblem
     from harness.bench.matrix import PER_QUERY, engine_class
     from harness.bench.steady import query_fill_point, window_triples
     from harness.engines_setup import close_engine, default_profile, engine_class_for, profile_options, start_runtime
     from harness.streams.event_index import facts_of
 
-    cell = task["cell"]
+    cell = task.cell
     machine_at_start = MachineLoad.now()
     load_started = time.perf_counter()
     query, stream = _load_inputs(cell)
     profile = None
-    if cell.get("concurrent", 1) > 1 or cell["engine"].endswith(PER_QUERY):
+    if cell.concurrent > 1 or cell.engine.endswith(PER_QUERY):
         from harness.bench.concurrent import concurrent_engine
 
-        engine_cls = concurrent_engine(cell["engine"], query, stream, cell.get("concurrent", 1))
+        engine_cls = concurrent_engine(cell.engine, query, stream, cell.concurrent)
     else:
         # an engine of another semantics (spark-streaming) runs under its own profile, its pushes' rows its reports'
-        profile = default_profile(engine_class(cell["engine"]))
-        engine_cls = engine_class_for(engine_class(cell["engine"]), query, stream, profile)
-        start_runtime(engine_cls, task.get("spark_master"))
+        profile = default_profile(engine_class(cell.engine))
+        engine_cls = engine_class_for(engine_class(cell.engine), query, stream, profile)
+        start_runtime(engine_cls, task.spark_master)
     timeline = facts_of(stream)  # a few numbers from one scan: the cell keeps no per-event array of the stream
     events = timeline.events
     fill = query_fill_point(stream, query)  # a scan that stops at the fill point, counting the rows before it
@@ -156,11 +157,11 @@ def _time_cell(task: dict, facts: dict, clock: Clock) -> dict:
     stderr = _StderrFile() if external else None
     options = {"stderr_path": stderr.path} if stderr else {}
     options.update(profile_options(engine_cls, profile))
-    passes = Passes(engine_cls, query, stream, min_time_s=task.get("min_time_s", 0.0), rate=task.get("rate", 0.0),
-                    rate_lag_s=task.get("rate_lag_s", 1.0), options=options,
+    passes = Passes(engine_cls, query, stream, min_time_s=task.min_time_s, rate=task.rate,
+                    rate_lag_s=task.rate_lag_s, options=options,
                     fill=fill.event if fill is not None else None, clock=clock)
-    progress = _progress_writer(task.get("progress_path"), passes.fed, events)
-    sampler = RssSampler(task["rss_hz"], memory_cap_bytes=task["memory_bytes"], progress=progress, count=passes.fed,
+    progress = _progress_writer(task.progress_path, passes.fed, events)
+    sampler = RssSampler(task.rss_hz, memory_cap_bytes=task.memory_bytes, progress=progress, count=passes.fed,
                          children=external, clock=clock.now_ns).start()
     first_end: dict = {}
 
@@ -170,8 +171,8 @@ def _time_cell(task: dict, facts: dict, clock: Clock) -> dict:
                          child=sampler.children_last)
 
     try:
-        sampler.arm(task["timeout_s"])
-        for _ in range(task["warmup"]):
+        sampler.arm(task.timeout_s)
+        for _ in range(task.warmup):
             close_engine(timed_pass(engine_cls, query, stream, PassLatencies(LatencySketch()), options=options,
                                     clock=clock)[0])
         _release_freed_memory()
@@ -232,45 +233,46 @@ def _time_cell(task: dict, facts: dict, clock: Clock) -> dict:
     ended = first_end.get("rss", 0) if first_until is not None else sampler.peak
     row["rss_peak_bytes"] = max([*window, ended, row.get("rss_base_bytes", 0)])
     row["rss_samples"] = len(sampler.series)
-    row["sampler_hz"] = task["rss_hz"]
+    row["sampler_hz"] = task.rss_hz
     row["sampler_cpu_s"] = sampler.cpu_s
     # the share of one CPU the sampler thread used while it ran: its cost to the cell, whatever the loop's length
     row["sampler_share"] = sampler.cpu_s / sampler.lifetime_s if sampler.lifetime_s > 0 else None
-    row.update(load_columns(machine_at_start, MachineLoad.now(), noisy_load=task.get("noisy_load", NOISY_LOAD),
-                            noisy_steal=task.get("noisy_steal", NOISY_STEAL)))
+    row.update(load_columns(machine_at_start, MachineLoad.now(), noisy_load=task.noisy_load,
+                            noisy_steal=task.noisy_steal))
     return {"row": row, "rss": rss, "latency_ns": passes.stored_latencies(), "e2e_ns": passes.e2e_ns()}
 
 
-def _verify_cell(task: dict, facts: dict) -> dict:
+def _verify_cell(task: CellTask, facts: dict) -> dict:
     from harness.bench.matrix import PER_QUERY, engine_class
     from harness.verify import verify
 
-    cell = task["cell"]
+    cell = task.cell
     query, stream = _load_inputs(cell)
-    sampler = RssSampler(0, memory_cap_bytes=task["memory_bytes"]).start()
+    sampler = RssSampler(0, memory_cap_bytes=task.memory_bytes).start()
     started = time.perf_counter()
     from harness.streams.event_index import facts_of
 
     timeline = facts_of(stream)
     row = {**_public(facts), "events": timeline.events, "triples": timeline.triples}
     try:
-        sampler.arm(task["timeout_s"])
+        sampler.arm(task.timeout_s)
         from harness.engines_setup import default_profile
 
-        profile = default_profile(engine_class(cell["engine"]))
-        if profile is not None and not (cell.get("concurrent", 1) > 1 or cell["engine"].endswith(PER_QUERY)):
-            results = [_profile_verdict(task, cell, query, stream, profile)]
-        elif cell.get("concurrent", 1) > 1 or cell["engine"].endswith(PER_QUERY):
+        many = cell.concurrent > 1 or cell.engine.endswith(PER_QUERY)
+        profile = default_profile(engine_class(cell.engine))
+        if profile is not None and not many:
+            results = [_profile_verdict(task, query, stream, profile)]
+        elif many:
             from harness.bench.query_copies import query_copies
             from harness.verify_many import verify_many
 
-            results = verify_many(engine_class(cell["engine"]), query_copies(query, cell.get("concurrent", 1), stream),
-                                  stream, oracle=task.get("oracle", "rdflib"), every=task["verify_every"],
-                                  share=not cell["engine"].endswith(PER_QUERY))
+            results = verify_many(engine_class(cell.engine), query_copies(query, cell.concurrent, stream),
+                                  stream, oracle=task.oracle, every=task.verify_every,
+                                  share=not cell.engine.endswith(PER_QUERY))
         else:
             # a split cell's merged history is what is checked, split alike in the verifying process
-            results = [verify(engine_class(cell["engine"]), query, stream, oracle=task.get("oracle", "rdflib"),
-                              every=task["verify_every"], partitions=cell.get("partitions", 0))]
+            results = [verify(engine_class(cell.engine), query, stream, oracle=task.oracle,
+                              every=task.verify_every, partitions=cell.partitions)]
         sampler.disarm()
         first = min((result.first for result in results if result.first), key=lambda d: d.event_index, default=None)
         row.update(status="ok", error="", checkpoints=sum(result.checkpoints for result in results),
@@ -295,26 +297,28 @@ class _ProfileResult:
         self.first = None
 
 
-def _profile_verdict(task: dict, cell: dict, query, stream, profile) -> _ProfileResult:
+def _profile_verdict(task: CellTask, query, stream, profile) -> _ProfileResult:
     """An engine of another semantics checked report by report under its profile (``cgpm verify --semantics``)."""
     from harness.bench.matrix import engine_class
     from harness.verify_reports import REPORT_ORACLES, verify_engine_reports
 
-    oracle = task.get("oracle") if task.get("oracle") in REPORT_ORACLES else "rdflib"
-    _, verdict = verify_engine_reports(engine_class(cell["engine"]), query, stream, profile, oracle,
-                                       master=task.get("spark_master"))
+    oracle = task.oracle if task.oracle in REPORT_ORACLES else "rdflib"
+    _, verdict = verify_engine_reports(engine_class(task.cell.engine), query, stream, profile, oracle,
+                                       master=task.spark_master)
     return _ProfileResult(verdict)
 
 
-def run_task(task: dict, *, clock: Clock = MACHINE_CLOCK) -> dict:
+def run_task(task: CellTask | dict, *, clock: Clock = MACHINE_CLOCK) -> dict:
     """Measure (``kind='time'``) or verify (``kind='verify'``) one cell; refusals and failures become a status, not an exception.
 
+    ``task`` is the record, or its wire form from another checkout's run (``harness.bench.task``), parsed here.
     ``clock`` times the passes and judges the time-out of a timed cell."""
     from common.errors import CgpmError, EngineError, WindowError
 
     facts = _process_facts()
+    task = CellTask.of(task)
     try:
-        if task["kind"] == "verify":
+        if task.kind == "verify":
             return _verify_cell(task, facts)
         return _time_cell(task, facts, clock)
     except (EngineError, WindowError) as refusal:
@@ -326,6 +330,6 @@ def run_task(task: dict, *, clock: Clock = MACHINE_CLOCK) -> dict:
     except Exception as failure:  # an engine bug must not stop the run; its message is kept
         status, detail = "error", f"{type(failure).__name__}: {failure}"
     row = {**_public(facts), "status": status, "error": detail.splitlines()[0] if detail else ""}
-    if task["kind"] == "verify":
+    if task.kind == "verify":
         row["verdict"] = f"not checked ({status})"
     return {"row": row, "rss": [], "latency_ns": np.zeros(0, dtype=np.int64)}

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from common.errors import EnvironmentProblem
 from harness.bench.runners import _death, hard_deadline_s, stopped
+from harness.bench.task import CellTask
 
 PRELOAD = ("harness.bench.cell", "engines.model.query")  # each only from the checkout itself
 # Run in the checkout: its harness, a fork per task line ("TASK RESULT ERRORS DEADLINE_S"), a line back each (the
@@ -130,13 +131,14 @@ class CheckoutRunner:
         origin_of(ready[1].strip(), self.checkout)
         self._round = round_number
 
-    def run(self, task: dict, deadline_s: float | None = None) -> dict:
+    def run(self, task: CellTask, deadline_s: float | None = None) -> dict:
         deadline_s = hard_deadline_s(task) if deadline_s is None else deadline_s
-        if self._host is None or self._host.poll() is not None or task.get("repetition") != self._round:
-            self._start(task.get("repetition"))
+        if self._host is None or self._host.poll() is not None or task.repetition != self._round:
+            self._start(task.repetition)
         with tempfile.TemporaryDirectory(prefix="cgpm-task-") as scratch:
             sent, received, errors = (Path(scratch) / name for name in ("task.pickle", "result.pickle", "stderr"))
-            sent.write_bytes(pickle.dumps(task))
+            # the wire form: the checkout's code may predate the record (harness.bench.task)
+            sent.write_bytes(pickle.dumps(task.wire()))
             try:
                 self._host.stdin.write(f"{sent}\t{received}\t{errors}\t{deadline_s}\n")
                 self._host.stdin.flush()

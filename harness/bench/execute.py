@@ -29,6 +29,7 @@ from harness.bench.config import BenchConfig, config_digest_view
 from harness.bench.datasets import prepare_streams
 from harness.bench.machine import git_info, machine_info, package_versions
 from harness.bench.matrix import Cell, engine_class, expand, workload_engines
+from harness.bench.task import CellTask
 from harness.bench.verify_policy import verified_cells
 
 NOT_REPEATED = ("unsupported", "timeout", "memory")
@@ -70,20 +71,17 @@ def check_out_dir(out: Path, config: BenchConfig) -> dict | None:
     return info
 
 
-def _task(kind: str, cell: Cell, repetition, config: BenchConfig, progress_dir: str | None) -> dict:
-    cell_id = cell.cell_id
+def _task(kind: str, cell: Cell, repetition, config: BenchConfig, progress_dir: str | None) -> CellTask:
     progress_path = None
     if progress_dir and kind == "time":
-        progress_path = os.path.join(progress_dir, f"{cell_id}.r{repetition}")
-    return {
-        "kind": kind, "cell": cell.as_json(), "cell_id": cell_id, "repetition": repetition,
-        "warmup": config.warmup, "min_time_s": min(config.min_time_s, config.timeout_s / 4), "rate": config.rate, "rate_lag_s": config.rate_lag_s,
-        "timeout_s": config.timeout_s, "memory_bytes": config.memory_mb * 2**20,
-        "rss_hz": config.rss_hz, "verify_every": config.verify_every, "oracle": config.oracle, "progress_path": progress_path,
-        "noisy_load": config.noisy_load, "noisy_steal": config.noisy_steal,
-        # where an engine that is a Spark query (spark-streaming) runs its own session, in a process runner's cell
-        "spark_master": config.spark_master,
-    }
+        progress_path = os.path.join(progress_dir, f"{cell.cell_id}.r{repetition}")
+    return CellTask(
+        kind=kind, cell=cell, repetition=repetition, warmup=config.warmup,
+        min_time_s=min(config.min_time_s, config.timeout_s / 4), rate=config.rate, rate_lag_s=config.rate_lag_s,
+        timeout_s=config.timeout_s, memory_bytes=config.memory_mb * 2**20, rss_hz=config.rss_hz,
+        verify_every=config.verify_every, oracle=config.oracle, progress_path=progress_path,
+        noisy_load=config.noisy_load, noisy_steal=config.noisy_steal, spark_master=config.spark_master,
+    )
 
 
 @dataclass
@@ -189,7 +187,6 @@ def run_sides(config: BenchConfig, sides: list[Side], *, argv=None, say=lambda m
 
 
 def _execute(config: BenchConfig, sides: list[Side], cells: list[Cell], progress_dir: str | None) -> None:
-    by_id = {cell.cell_id: cell for cell in cells}
     for side in sides:
         for cell_id, repetition in side.done:
             if repetition != store.VERIFY_PART:
@@ -211,34 +208,34 @@ def _execute(config: BenchConfig, sides: list[Side], cells: list[Cell], progress
                      for side in (sides if (number + repetition) % 2 == 0 else sides[::-1])
                      if (cell.cell_id, repetition) not in side.done and cell.cell_id not in side.stopped]
             for (side, task), result in _pool(tasks, config.parallel):
-                store.save_part(side.out, by_id[task["cell_id"]].as_json(), task["cell_id"], repetition, result)
+                store.save_part(side.out, task.cell.as_json(), task.cell_id, repetition, result)
                 store.write_cells(side.out)
                 if result["row"].get("status") in NOT_REPEATED:
-                    side.stopped.add(task["cell_id"])
+                    side.stopped.add(task.cell_id)
                 if result["row"].get("status") != "ok":
-                    side.unfinished.add(task["cell_id"])
-                progress.task_done(f"{task['cell_id']} r{repetition}: {result['row'].get('status')}")
+                    side.unfinished.add(task.cell_id)
+                progress.task_done(f"r{repetition} {result['row'].get('status')}: {task.cell_id}")
         for side in sides:  # verify is none for several sides (run_sides): one side verifies its cells
-            _verify(config, side, verify_cells, by_id, progress)
+            _verify(config, side, verify_cells, progress)
     finally:
         progress.close()
 
 
-def _verify(config: BenchConfig, side: Side, verify_cells: list[Cell], by_id: dict, progress) -> None:
+def _verify(config: BenchConfig, side: Side, verify_cells: list[Cell], progress) -> None:
     # a cell whose timed run failed or timed out is not verified: its verdict is its status, and a time-out would recur
     tasks = [_verify_task(cell, config) for cell in verify_cells
              if (cell.cell_id, store.VERIFY_PART) not in side.done and cell.cell_id not in side.unfinished]
     # the Spark oracle needs the driver's session: those cells are checked here, the others in fresh processes
-    here = [task for task in tasks if task["oracle"] == "spark"]
-    pooled = _pool([(side, task) for task in tasks if task["oracle"] != "spark"],
+    here = [task for task in tasks if task.oracle == "spark"]
+    pooled = _pool([(side, task) for task in tasks if task.oracle != "spark"],
                    max(config.parallel, os.cpu_count() or 1))
     for (_, task), result in chain((((side, task), run_task(task)) for task in here), pooled):
-        store.save_part(side.out, by_id[task["cell_id"]].as_json(), task["cell_id"], store.VERIFY_PART, result)
+        store.save_part(side.out, task.cell.as_json(), task.cell_id, store.VERIFY_PART, result)
         store.write_cells(side.out)
-        progress.task_done(f"{task['cell_id']} verify: {result['row'].get('verdict')}")
+        progress.task_done(f"verify {result['row'].get('verdict')}: {task.cell_id}")
 
 
-def _verify_task(cell: Cell, config: BenchConfig) -> dict:
+def _verify_task(cell: Cell, config: BenchConfig) -> CellTask:
     """A verify task with its oracle decided (``auto`` reads the cell's stream to weigh it, harness.oracle_choice)."""
     task = _task("verify", cell, store.VERIFY_PART, config, None)
     if config.oracle == "auto":
@@ -246,8 +243,8 @@ def _verify_task(cell: Cell, config: BenchConfig) -> dict:
         from harness.oracle_choice import choose_oracle
         from harness.verify import checkpoints
 
-        query, stream = _load_inputs(task["cell"])
-        task["oracle"] = choose_oracle("auto", query, stream, checkpoints(query, stream, config.verify_every))
+        query, stream = _load_inputs(cell)
+        task = task.with_oracle(choose_oracle("auto", query, stream, checkpoints(query, stream, config.verify_every)))
     return task
 
 
@@ -258,17 +255,17 @@ def _stored_status(part: Path) -> str | None:
         return None
 
 
-def _run_one(runner, task: dict) -> dict:
+def _run_one(runner, task: CellTask) -> dict:
     """A task's result: a timed repetition of a split cell is run from here (``harness.bench.split_cell``), anything
     else by the runner in a fresh process."""
-    if task["kind"] == "time" and task["cell"].get("partitions"):
+    if task.is_split:
         from harness.bench.split_cell import run_split_task
 
         return run_split_task(task, runner)
     return runner.run(task)
 
 
-def _pool(tasks: list[tuple[Side, dict]], parallel: int):
+def _pool(tasks: list[tuple[Side, CellTask]], parallel: int):
     """((side, task), result) as tasks finish, ``parallel`` at a time, each on its side's runner; results are
     handled in the calling thread only."""
     if parallel <= 1 or len(tasks) <= 1:

@@ -25,21 +25,22 @@ import uuid
 
 from common.errors import EnvironmentProblem
 from harness.bench.cell import run_task
+from harness.bench.task import CellTask
 
 LOAD_ALLOWANCE_S = 120.0
 
 
-def hard_deadline_s(task: dict) -> float:
+def hard_deadline_s(task: CellTask) -> float:
     """Seconds the runner waits for a task: twice its time-out per pass, plus time to start and load the stream."""
-    passes = 1 + task.get("warmup", 0) if task["kind"] == "time" else 1
-    return 2 * task["timeout_s"] * passes + LOAD_ALLOWANCE_S
+    passes = 1 + task.warmup if task.kind == "time" else 1
+    return 2 * task.timeout_s * passes + LOAD_ALLOWANCE_S
 
 
 def stopped(status: str, detail: str) -> dict:
     return {"row": {"status": status, "error": detail}, "rss": [], "latency_ns": None}
 
 
-def _child(task: dict, connection) -> None:
+def _child(task: CellTask, connection) -> None:
     try:
         connection.send(run_task(task))
     finally:
@@ -53,7 +54,7 @@ class ProcessRunner:
     def __init__(self) -> None:
         self._context = multiprocessing.get_context("spawn")
 
-    def run(self, task: dict, deadline_s: float | None = None) -> dict:
+    def run(self, task: CellTask, deadline_s: float | None = None) -> dict:
         deadline_s = hard_deadline_s(task) if deadline_s is None else deadline_s
         receiver, sender = self._context.Pipe(duplex=False)
         process = self._context.Process(target=_child, args=(task, sender), daemon=True)
@@ -104,7 +105,7 @@ class SparkRunner:
             raise EnvironmentProblem("the active Spark session reuses Python workers (spark.python.worker.reuse=true); "
                                      "timed cells need a fresh process each: run cgpm bench in its own process")
 
-    def run(self, task: dict, deadline_s: float | None = None) -> dict:
+    def run(self, task: CellTask, deadline_s: float | None = None) -> dict:
         deadline_s = hard_deadline_s(task) if deadline_s is None else deadline_s
         group = f"cgpm-bench-{uuid.uuid4().hex[:12]}"
         cancelled = threading.Event()
@@ -113,7 +114,7 @@ class SparkRunner:
             cancelled.set()
             self.context.cancelJobGroup(group)
 
-        self.context.setJobGroup(group, f"cgpm bench {task['cell_id']} {task['kind']} r{task.get('repetition', 0)}",
+        self.context.setJobGroup(group, f"cgpm bench {task.cell_id} {task.kind} r{task.repetition}",
                                  interruptOnCancel=True)
         timer = threading.Timer(deadline_s, cancel)
         timer.daemon = True

@@ -33,7 +33,8 @@ import numpy as np
 
 from engines.model.stream import Delta
 from harness.bench.answers import AnswerDigest
-from harness.bench.quiet import NOISY_LOAD, NOISY_STEAL, MachineLoad, load_columns
+from harness.bench.quiet import MachineLoad, load_columns
+from harness.bench.task import CellTask
 
 
 def _executor(runner):
@@ -42,7 +43,7 @@ def _executor(runner):
     return SparkExecutor(context=runner.context) if runner.name == "spark" else InProcessExecutor()
 
 
-def _time_split(task: dict, runner) -> dict:
+def _time_split(task: CellTask, runner) -> dict:
     from common.errors import EngineError
     from harness.bench.cell import _load_inputs
     from harness.bench.steady import query_fill_point, window_triples
@@ -50,8 +51,8 @@ def _time_split(task: dict, runner) -> dict:
     from harness.projection import Projection
     from harness.streams.event_index import facts_of
 
-    cell = task["cell"]
-    if cell.get("concurrent", 1) != 1:
+    cell = task.cell
+    if cell.concurrent != 1:
         raise EngineError("a split cell runs one query (concurrent = 1)")
     machine_at_start = MachineLoad.now()
     query, stream = _load_inputs(cell)
@@ -60,10 +61,10 @@ def _time_split(task: dict, runner) -> dict:
     executor = _executor(runner)
     started = time.perf_counter()
     split = start_split_run(
-        cell["engine"],
+        cell.engine,
         query,
         stream,
-        cell["partitions"],
+        cell.partitions,
         executor,
         steady_from=fill.event if fill is not None else None,
     )
@@ -104,7 +105,7 @@ def _time_split(task: dict, runner) -> dict:
         "error": "",
         "events": timeline.events,
         "triples": timeline.triples,
-        "partitions": cell["partitions"],
+        "partitions": cell.partitions,
         "partition_key": split.plan.key,
         "partition_runner": executor.name,
         "wall_s": critical,
@@ -146,14 +147,14 @@ def _time_split(task: dict, runner) -> dict:
         load_columns(
             machine_at_start,
             MachineLoad.now(),
-            noisy_load=task.get("noisy_load", NOISY_LOAD),
-            noisy_steal=task.get("noisy_steal", NOISY_STEAL),
+            noisy_load=task.noisy_load,
+            noisy_steal=task.noisy_steal,
         )
     )
     return row
 
 
-def run_split_task(task: dict, runner) -> dict:
+def run_split_task(task: CellTask, runner) -> dict:
     """One timed repetition of a split cell, as ``harness.bench.cell.run_task`` returns an unsplit one's: refusals
     and failures become a status."""
     from common.errors import CgpmError, EngineError, QueryError, WindowError

@@ -11,6 +11,7 @@ from engines.model.stream import Delta
 from harness.bench.answers import AnswerDigest, digest_of
 from harness.bench.cell import run_task
 from harness.bench.quiet import MachineLoad, load_columns, noisy_rows
+from harness.bench.task import CellTask, cell_of
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 EXAMPLE = REPOSITORY / "harness" / "examples" / "university"
@@ -19,12 +20,11 @@ HISTORY = [(0, Delta(added=[("<a>", "<b>"), ("<a>", "<c>")])), (1, Delta()),
            (2, Delta(added=[("<d>", '"1"')], removed=[("<a>", "<b>")])), (3, Delta(removed=[("<a>", "<c>")]))]
 
 
-def _task(engine: str, query: str = "chain", window: str = "sliding:5000:1000") -> dict:
+def _task(engine: str, query: str = "chain", window: str = "sliding:5000:1000") -> CellTask:
     cell = {"engine": engine, "dataset": "university-example", "scale": None, "event_shape": "x", "query": query,
             "window": window, "entailment": "none", "max_events": 0, "stream_dir": str(EXAMPLE),
             "query_path": str(EXAMPLE / "queries" / f"{query}.rq")}
-    return {"kind": "time", "cell": cell, "cell_id": engine, "repetition": 0, "warmup": 0, "timeout_s": 120.0,
-            "memory_bytes": 2**40, "rss_hz": 0, "verify_every": 1, "progress_path": None, "min_time_s": 0.0}
+    return CellTask(kind="time", cell=cell_of(cell), repetition=0, timeout_s=120.0, memory_bytes=2**40, rss_hz=0)
 
 
 def test_the_digest_does_not_depend_on_the_order_of_a_deltas_rows():

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import psutil
@@ -29,6 +30,7 @@ from harness.bench.cell import run_task
 from harness.bench.config import config_from_table
 from harness.bench.execute import run_bench
 from harness.bench.runners import ProcessRunner
+from harness.bench.task import CellTask, cell_of
 from tests.harness.clocks import HangClock
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -114,13 +116,11 @@ class StubbornEngine(_Idle):
         return Delta()
 
 
-def _task(engine: str, **overrides) -> dict:
+def _task(engine: str, **overrides) -> CellTask:
     cell = {"engine": f"{__name__}:{engine}", "dataset": "university-example", "scale": None, "event_shape": "x",
             "query": "chain", "window": "sliding:10000:1000", "entailment": "none", "max_events": 0,
             "stream_dir": str(EXAMPLE), "query_path": str(QUERY)}
-    task = {"kind": "time", "cell": cell, "cell_id": engine, "repetition": 0, "warmup": 0, "timeout_s": 60.0,
-            "memory_bytes": 2**40, "rss_hz": 20.0, "verify_every": 1, "progress_path": None}
-    return task | overrides
+    return CellTask(kind="time", cell=cell_of(cell), repetition=0, **({"timeout_s": 60.0, "memory_bytes": 2**40} | overrides))
 
 
 def test_a_cell_past_its_time_out_is_recorded_as_timeout():
@@ -154,9 +154,9 @@ class _ShortTimeOutWhenSleepy(ProcessRunner):
     """Gives the sleepy engine's cells a short time-out, which it always reaches since it hangs until stopped; the
     others keep the run's, one they cannot reach however loaded the machine is."""
 
-    def run(self, task: dict, deadline_s: float | None = None) -> dict:
-        sleepy = task["cell"]["engine"].endswith("SleepyEngine")
-        return super().run(task | {"timeout_s": 0.4} if sleepy else task, deadline_s)
+    def run(self, task: CellTask, deadline_s: float | None = None) -> dict:
+        sleepy = task.cell.engine.endswith("SleepyEngine")
+        return super().run(replace(task, timeout_s=0.4) if sleepy else task, deadline_s)
 
 
 def test_the_run_goes_on_after_a_time_out_and_does_not_repeat_it(tmp_path):

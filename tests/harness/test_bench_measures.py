@@ -24,6 +24,7 @@ from harness.bench.pacing import arrival_offsets_ns, pacing_summary
 from harness.bench.passes import Passes, latency_summary
 from harness.bench.quantiles import LatencySketch
 from harness.bench.steady import fill_index, retained_triples, steady_columns
+from harness.bench.task import CellTask, cell_of
 from harness.engines_setup import engine_class_for
 from harness.streams.reader import open_stream
 from tests.conformance.checks import build_stream
@@ -34,13 +35,11 @@ EXAMPLE = REPOSITORY / "harness" / "examples" / "university"
 QUERY = EXAMPLE / "queries" / "chain.rq"
 
 
-def _task(engine: str = "reeval", **overrides) -> dict:
+def _task(engine: str = "reeval", **overrides) -> CellTask:
     cell = {"engine": engine, "dataset": "university-example", "scale": None, "event_shape": "x", "query": "chain",
             "window": "sliding:5000:1000", "entailment": "none", "max_events": 0, "stream_dir": str(EXAMPLE),
             "query_path": str(QUERY)}
-    task = {"kind": "time", "cell": cell, "cell_id": engine, "repetition": 0, "warmup": 0, "timeout_s": 60.0,
-            "memory_bytes": 2**40, "rss_hz": 20.0, "verify_every": 1, "progress_path": None, "min_time_s": 0.0}
-    return task | overrides
+    return CellTask(kind="time", cell=cell_of(cell), repetition=0, **({"timeout_s": 60.0, "memory_bytes": 2**40} | overrides))
 
 
 def _passes(engine: str, clock: TickingClock, *, slower_by_s: float = 0.0, build_s: float = 0.0, min_time_s: float = 0.0,

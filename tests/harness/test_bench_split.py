@@ -24,7 +24,7 @@ class HereRunner:
         self.timed = []
 
     def run(self, task, deadline_s=None):
-        self.timed.append((task["kind"], task["cell"]["partitions"]))
+        self.timed.append((task.kind, task.cell.partitions))
         return run_task(task)
 
     def close(self):

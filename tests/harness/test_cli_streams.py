@@ -99,13 +99,15 @@ def test_one_stream_fed_as_is_to_a_query_over_named_windows_is_refused(inputs):
 
 def test_a_bench_cell_over_named_windows_needs_its_streams(inputs):
     from harness.bench.cell import _load_inputs
+    from harness.bench.task import cell_of
 
-    cell = {"query_path": str(inputs / "q.rq"), "window": None, "entailment": None, "stream_dir": str(inputs / "one"),
+    cell = {"engine": "reeval", "dataset": "d", "scale": None, "event_shape": "x", "query": "q",
+            "query_path": str(inputs / "q.rq"), "window": None, "entailment": None, "stream_dir": str(inputs / "one"),
             "max_events": 0}
     with pytest.raises(ConfigError, match="names no stream per window"):
-        _load_inputs(cell)
+        _load_inputs(cell_of(cell))
     merged = {**cell, "streams": [["http://ex/s1", str(inputs / "one"), "one"], ["http://ex/s2", str(inputs / "two"), "two"]]}
-    query, stream = _load_inputs(merged)
+    query, stream = _load_inputs(cell_of(merged))
     assert [event.ts for event in stream.events] == [0, 1, 2, 2, 4, 5] and query.streams == ("http://ex/s1", "http://ex/s2")
 
 

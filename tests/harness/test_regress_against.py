@@ -23,6 +23,8 @@ from harness.bench.checkout_runner import CheckoutRunner
 from harness.bench.checkouts import resolve
 from harness.bench.config import config_from_table
 from harness.bench.execute import Side, run_sides
+from harness.bench.matrix import Cell
+from harness.bench.task import CellTask
 from harness.cli import main
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -92,8 +94,8 @@ class Recording:
     def __init__(self, side: str, log: list) -> None:
         self.side, self.log = side, log
 
-    def run(self, task: dict) -> dict:
-        self.log.append((self.side, task["cell_id"], task["repetition"]))
+    def run(self, task: CellTask) -> dict:
+        self.log.append((self.side, task.cell_id, task.repetition))
         return {
             "row": {"status": "ok", "error": "", "cpu_s": 0.01, "wall_s": 0.01, "events": 41},
             "rss": [],
@@ -177,7 +179,9 @@ def test_a_task_past_its_deadline_is_killed_and_a_dead_or_broken_one_is_an_error
     try:
 
         def run(engine: str, deadline_s: float = 60) -> dict:
-            return runner.run({"kind": "time", "cell": {"engine": engine}, "repetition": 0}, deadline_s)["row"]
+            cell = Cell(engine=engine, dataset="fake", scale=None, event_shape="x", query="q", window="w",
+                        entailment="none", max_events=0, stream_dir="", query_path="")
+            return runner.run(CellTask(kind="time", cell=cell, repetition=0), deadline_s)["row"]
 
         assert run("sleeps", deadline_s=0.5)["status"] == "timeout"
         assert run("exits") == {"status": "error", "error": "the cell process exited with code 3 without a result"}

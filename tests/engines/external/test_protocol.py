@@ -104,8 +104,9 @@ def _cell_task(engine: str, folder) -> dict:
     cell = {"engine": engine, "dataset": "check", "scale": None, "event_shape": "x", "query": "q",
             "window": CHECK.window, "entailment": "none", "max_events": 0, "stream_dir": str(folder / "stream"),
             "query_path": str(folder / "q.rq")}
-    return {"kind": "time", "cell": cell, "cell_id": "cell", "repetition": 0, "warmup": 1, "timeout_s": 30.0,
-            "memory_bytes": 2**40, "rss_hz": 20.0, "verify_every": 1, "progress_path": None}
+    from harness.bench.task import CellTask, cell_of
+
+    return CellTask(kind="time", cell=cell_of(cell), repetition=0, warmup=1, timeout_s=30.0, memory_bytes=2**40)
 
 
 def test_a_bench_cell_keeps_the_status_and_the_stderr(descriptor, tmp_path):
