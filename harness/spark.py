@@ -25,7 +25,9 @@ import subprocess
 import sys
 import tempfile
 import threading
+import uuid
 import zipfile
+from contextlib import contextmanager
 from pathlib import Path
 
 from common.errors import EnvironmentProblem
@@ -200,6 +202,19 @@ def _start_filtered(builder):
         sys.stderr.flush()
         os.dup2(original, 2)  # this process writes to the terminal again; the JVM keeps the pipe
         os.close(write_end)
+
+
+@contextmanager
+def cancellable_jobs(spark):
+    """The Spark jobs this thread starts inside carry a tag of their own; the function yielded cancels them, from any
+    thread (the blocked call in this one then returns with the cancelled job's error, its Py4J answer read)."""
+    context = spark.sparkContext
+    tag = f"cgpm-{uuid.uuid4().hex[:12]}"
+    context.addJobTag(tag)
+    try:
+        yield lambda: context.cancelJobsWithTag(tag)
+    finally:
+        context.removeJobTag(tag)
 
 
 def default_parallelism(spark) -> int:

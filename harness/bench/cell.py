@@ -242,72 +242,6 @@ def _time_cell(task: CellTask, facts: dict, clock: Clock) -> dict:
     return {"row": row, "rss": rss, "latency_ns": passes.stored_latencies(), "e2e_ns": passes.e2e_ns()}
 
 
-def _verify_cell(task: CellTask, facts: dict) -> dict:
-    from harness.bench.matrix import PER_QUERY, engine_class
-    from harness.verify import verify
-
-    cell = task.cell
-    query, stream = _load_inputs(cell)
-    sampler = RssSampler(0, memory_cap_bytes=task.memory_bytes).start()
-    started = time.perf_counter()
-    from harness.streams.event_index import facts_of
-
-    timeline = facts_of(stream)
-    row = {**_public(facts), "events": timeline.events, "triples": timeline.triples}
-    try:
-        sampler.arm(task.timeout_s)
-        from harness.engines_setup import default_profile
-
-        many = cell.concurrent > 1 or cell.engine.endswith(PER_QUERY)
-        profile = default_profile(engine_class(cell.engine))
-        if profile is not None and not many:
-            results = [_profile_verdict(task, query, stream, profile)]
-        elif many:
-            from harness.bench.query_copies import query_copies
-            from harness.verify_many import verify_many
-
-            results = verify_many(engine_class(cell.engine), query_copies(query, cell.concurrent, stream),
-                                  stream, oracle=task.oracle, every=task.verify_every,
-                                  share=not cell.engine.endswith(PER_QUERY))
-        else:
-            # a split cell's merged history is what is checked, split alike in the verifying process
-            results = [verify(engine_class(cell.engine), query, stream, oracle=task.oracle,
-                              every=task.verify_every, partitions=cell.partitions)]
-        sampler.disarm()
-        first = min((result.first for result in results if result.first), key=lambda d: d.event_index, default=None)
-        row.update(status="ok", error="", checkpoints=sum(result.checkpoints for result in results),
-                   mismatches=sum(result.mismatches for result in results),
-                   verdict="agrees" if all(result.agrees for result in results) else "disagrees",
-                   first_divergence_event=first.event_index if first else None)
-    except CellLimit as limit:
-        row.update(status=limit.status, error=limit.detail, verdict=f"not checked ({limit.status})")
-    finally:
-        sampler.stop()
-    row["verify_s"] = time.perf_counter() - started
-    return {"row": row, "rss": [], "latency_ns": np.zeros(0, dtype=np.int64)}
-
-
-class _ProfileResult:
-    """A verdict under a profile in the shape the verify row reads: reports compared, none divergent or the first."""
-
-    def __init__(self, verdict) -> None:
-        result = verdict.verdict
-        self.agrees, self.checkpoints = result.agrees, result.expected
-        self.mismatches = 0 if result.agrees else 1
-        self.first = None
-
-
-def _profile_verdict(task: CellTask, query, stream, profile) -> _ProfileResult:
-    """An engine of another semantics checked report by report under its profile (``cgpm verify --semantics``)."""
-    from harness.bench.matrix import engine_class
-    from harness.verify_reports import REPORT_ORACLES, verify_engine_reports
-
-    oracle = task.oracle if task.oracle in REPORT_ORACLES else "rdflib"
-    _, verdict = verify_engine_reports(engine_class(task.cell.engine), query, stream, profile, oracle,
-                                       master=task.spark_master)
-    return _ProfileResult(verdict)
-
-
 def run_task(task: CellTask | dict, *, clock: Clock = MACHINE_CLOCK) -> dict:
     """Measure (``kind='time'``) or verify (``kind='verify'``) one cell; refusals and failures become a status, not an exception.
 
@@ -319,7 +253,9 @@ def run_task(task: CellTask | dict, *, clock: Clock = MACHINE_CLOCK) -> dict:
     task = CellTask.of(task)
     try:
         if task.kind == "verify":
-            return _verify_cell(task, facts)
+            from harness.bench.verify_cell import verify_cell
+
+            return verify_cell(task, facts)
         return _time_cell(task, facts, clock)
     except (EngineError, WindowError) as refusal:
         status, detail = "unsupported", str(refusal)

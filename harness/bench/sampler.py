@@ -6,7 +6,12 @@ RSS is the process's plus its children's, whose own RSS is also kept apart in ``
 states the sampler's overhead beside its wall time. Limits are enforced from the same thread:
 when armed and past the deadline or the cap, it signals the main thread once (SIGUSR2), whose
 handler raises ``CellLimit``; the runner's hard deadline stops a process that ignores it (a
-long call in native code). The time-out is judged on ``clock`` (ns), the machine's monotonic clock unless a test
+long call in native code). A cell that must not be interrupted anywhere gives ``on_limit`` instead: a verify
+task on the driver's Spark session, where a limit raised inside a Py4J call leaves the gateway's connection with
+an answer nobody read, and every later call on that session reads the wrong one (a run's later cells then failed
+with ``KeyError: 'm'`` and "SparkSession does not exist in the JVM"). The sampler then calls ``on_limit`` at every sample
+from the limit on (it cancels the cell's Spark jobs, so the blocked call returns with an error, and cancels again a
+job started after the limit) and the cell raises the limit itself at its safe points (``raise_if_fired``). The time-out is judged on ``clock`` (ns), the machine's monotonic clock unless a test
 gives its own, so that a test's verdict on it need not race the machine's load.
 """
 
@@ -54,8 +59,9 @@ class RssSampler:
 
     def __init__(self, hz: float, *, memory_cap_bytes: int | None = None, progress: Callable[[], None] | None = None,
                  progress_every_s: float = 0.5, count: Callable[[], int] | None = None, children: bool = False,
-                 clock: Callable[[], int] = time.perf_counter_ns):
+                 clock: Callable[[], int] = time.perf_counter_ns, on_limit: Callable[[], None] | None = None):
         self.hz = hz
+        self._on_limit = on_limit
         self.clock = clock
         self.interval = 1.0 / hz if hz > 0 else 1.0 / WATCH_HZ
         self.memory_cap_bytes = memory_cap_bytes
@@ -97,7 +103,7 @@ class RssSampler:
         return own + theirs
 
     def start(self) -> RssSampler:
-        if threading.current_thread() is threading.main_thread():
+        if self._on_limit is None and threading.current_thread() is threading.main_thread():
             self._previous_handler = signal.signal(LIMIT_SIGNAL, self._raise_limit)
             self._previous_unraisable = sys.unraisablehook
             sys.unraisablehook = self._unraisable
@@ -146,8 +152,14 @@ class RssSampler:
                 return
             self._fired = CellLimit(status, detail)
             self._armed = False
-        if self._previous_handler is not None:
+        if self._on_limit is None and self._previous_handler is not None:
             os.kill(os.getpid(), LIMIT_SIGNAL)
+
+    def raise_if_fired(self, *_progress) -> None:
+        """A safe point of a cell the sampler does not interrupt (``on_limit``): the limit it passed, raised here.
+        Takes and ignores a progress count, so it can be a verification's ``progress`` callback."""
+        if self._on_limit is not None and self._fired is not None:
+            raise self._fired
 
     def _run(self) -> None:
         keep_series = self.hz > 0
@@ -173,6 +185,10 @@ class RssSampler:
                     self._fire("memory", f"RSS {rss / 2**20:.0f} MiB passed the cap of {self.memory_cap_bytes / 2**20:.0f} MiB")
                 elif self._deadline_ns is not None and self.clock() > self._deadline_ns:
                     self._fire("timeout", "passed its time-out")
+            if self._on_limit is not None and self._fired is not None and not self._stopping:
+                # at every sample from the limit on: cancelling Spark jobs stops the running ones only, and the
+                # cell may start another before it reaches its next safe point
+                self._on_limit()
             if self._progress is not None and now - last_progress >= self._progress_every_ns:
                 last_progress = now
                 self._progress()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -89,3 +90,23 @@ def test_a_limit_swallowed_as_unraisable_is_signalled_again():
     finally:
         sampler.stop()
     assert sys.unraisablehook is not sampler._unraisable
+
+
+def test_a_limit_with_on_limit_interrupts_nothing_and_is_raised_at_the_cells_safe_point():
+    # the cell is blocked in a call (here a wait, in the driver a Py4J answer) that on_limit is what ends: the
+    # limit must not be raised inside it, only where the cell asks for it
+    from harness.bench.sampler import CellLimit
+    from tests.harness.clocks import HangClock
+
+    clock, released = HangClock(), threading.Event()
+    sampler = RssSampler(0, clock=clock.now_ns, on_limit=released.set).start()
+    try:
+        sampler.raise_if_fired(7)  # nothing passed yet: a safe point is a no-op
+        sampler.arm(60.0)
+        clock.hung.set()  # past the time-out from the next sample on, whatever the machine's load
+        assert released.wait(WAIT_BOUND_S)  # the blocked call returned normally: no CellLimit raised inside it
+        with pytest.raises(CellLimit, match="passed its time-out"):
+            sampler.raise_if_fired(8)
+        assert sampler.fired.status == "timeout"
+    finally:
+        sampler.stop()
