@@ -129,10 +129,24 @@ def repetitions(sides: list[Side], metric: str, wanted: int, per_repetition: boo
 def quiet(sides: list[Side]) -> Finding:
     noisy = [side.label for side in sides if any(noisy_rows(side.rows))]
     if noisy:
-        loads = pd.concat([side.rows for side in sides if "load_start" in side.rows], ignore_index=True)
-        most = pd.to_numeric(loads[["load_start", "load_end"]].stack(), errors="coerce").max() if len(loads) else None
-        load = f" (load average up to {most:.2f} on {int(loads.cores.max())} cores)" if most == most and most else ""
-        return Finding("undecided", f"measured on a noisy machine{load}: " + ", ".join(noisy))
+        rows = pd.concat([side.rows[noisy_rows(side.rows)] for side in sides if any(noisy_rows(side.rows))],
+                         ignore_index=True)
+        return Finding("undecided", f"measured on a noisy machine{_why_noisy(rows)}: " + ", ".join(noisy))
     if all("noisy" in side.rows for side in sides if not side.rows.empty):
         return Finding(None, "quiet machine")
     return Finding(None, "load not recorded per cell")
+
+
+def _why_noisy(rows: pd.DataFrame) -> str:
+    """What the noisy rows read: their highest load average and share of CPU time stolen (either can mark a row)."""
+    said = []
+    if {"load_start", "load_end", "cores"} <= set(rows):
+        most = pd.to_numeric(rows[["load_start", "load_end"]].stack(), errors="coerce").max()
+        if most == most:
+            said.append(f"load average up to {most:.2f} on {int(pd.to_numeric(rows.cores).max())} cores")
+    if "steal_share" in rows:
+        stolen = pd.to_numeric(rows.steal_share, errors="coerce").max()
+        if stolen == stolen:
+            said.append(f"CPU time stolen up to {stolen:.1%}")
+    return f" (its noisy rows: {', '.join(said)})" if said else ""
+

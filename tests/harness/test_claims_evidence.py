@@ -122,6 +122,16 @@ def test_a_noisy_machine_leaves_the_claim_undecided(tmp_path):
     assert verdict.verdict == "undecided" and "noisy machine" in verdict.evidence and "17.30" in verdict.evidence
 
 
+def test_a_row_noisy_by_its_stolen_time_says_so_not_a_quiet_rows_load(tmp_path):
+    # the hypervisor gave 5.1% of the cell's CPU time to another guest at a load of 0.5: the reason is the steal,
+    # and the load of a quiet row (1.9) is not what made it noisy
+    rows = _rows("spectra", FAST) + _rows("reeval", SLOW)
+    rows[0].update(load_start=1.9, load_end=1.9, cores=2, steal_share=0.0, noisy=False)
+    rows[3].update(noisy=True, load_start=0.5, load_end=0.5, cores=2, steal_share=0.0513)
+    evidence = _judge(tmp_path, rows, RATIO).evidence
+    assert "CPU time stolen up to 5.1%" in evidence and "load average up to 0.50 on 2 cores" in evidence, evidence
+
+
 def test_a_spread_across_the_target_is_undecided_not_met(tmp_path):
     # per round: 5.0, 2.6, 5.1, 2.45, 4.95: the median 4.95 meets ">= 3", the lower quartile 2.6 does not
     rows = _rows("spectra", [500.0, 260.0, 510.0, 245.0, 495.0]) + _rows("reeval", [100.0] * 5)
