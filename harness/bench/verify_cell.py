@@ -47,13 +47,11 @@ def verify_cell(task: CellTask, facts: dict) -> dict:
                        mismatches=sum(result.mismatches for result in results),
                        verdict="agrees" if all(result.agrees for result in results) else "disagrees",
                        first_divergence_event=first.event_index if first else None)
-        except CellLimit as limit:
-            row.update(status=limit.status, error=limit.detail, verdict=f"not checked ({limit.status})")
-        except Exception:
-            limit = sampler.fired if in_driver else None
+        except (CellLimit, Exception) as stopped:
+            # in the driver, the limit cancelled the Spark jobs: the call it stopped raised the cancelled job's error
+            limit = stopped if isinstance(stopped, CellLimit) else sampler.fired if in_driver else None
             if limit is None:
                 raise
-            # the limit cancelled the driver's Spark jobs: the call it stopped raised the cancelled job's error
             row.update(status=limit.status, error=limit.detail, verdict=f"not checked ({limit.status})")
         finally:
             sampler.stop()

@@ -145,6 +145,17 @@ def test_a_cell_past_its_memory_cap_is_recorded_as_memory():
     assert "passed the cap" in result["row"]["error"]
 
 
+def test_a_verify_task_past_its_memory_cap_is_not_checked_and_says_why():
+    # a verify task out of the driver (oracle rdflib): its limit interrupts it where it is, as a timed cell's
+    cap = psutil.Process().memory_info().rss + 96 * 2**20
+    HungryEngine.LIMIT = cap + 64 * 2**20
+    task = replace(_task("HungryEngine", memory_bytes=cap), kind="verify", repetition=store.VERIFY_PART)
+    row = run_task(task)["row"]
+    assert (row["status"], row["verdict"]) == ("memory", "not checked (memory)"), row
+    assert "passed the cap" in row["error"]
+    HungryEngine.LIMIT = 0
+
+
 def test_the_hard_deadline_kills_a_cell_that_ignores_its_limit():
     result = ProcessRunner().run(_task("StubbornEngine", timeout_s=0.5), deadline_s=6)
     assert result["row"]["status"] == "timeout" and "killed" in result["row"]["error"]
