@@ -22,6 +22,8 @@ File shape (every key optional; relative paths are relative to the file's direct
     verify = "smallest-window"           # also check cells against the oracle (untimed): true (all), false, or
                                          # "smallest-window": each workload's cells of its smallest window
     verify_every = 1
+    verify_timeout_s = 1800.0            # per verify task: the oracle re-evaluates what the engine maintains, so
+                                         # a cell's own time-out is far too short for it
     oracle = "auto"                      # rdflib | plain | oxigraph | spark | auto (harness.oracle_choice)
     runner = "spark"                     # spark: Spark tasks, workers not reused | process: spawn per cell
     parallel = 1                         # timed cells at once
@@ -108,6 +110,7 @@ class BenchConfig:
     rss_hz: float = 20.0
     verify: bool | str = "smallest-window"  # harness.bench.verify_policy.verified_cells
     verify_every: int = 1
+    verify_timeout_s: float = 1800.0  # a verify task's time-out (untimed work: a guard, not a measure)
     oracle: str = "auto"
     runner: str = "spark"
     parallel: int = 1
@@ -124,14 +127,14 @@ class BenchConfig:
 
 # keys that may differ between a run and its resumption without changing what the cells measure
 VOLATILE_KEYS = ("parallel", "spark_master", "stream_cache", "oracle", "noisy_load", "noisy_steal", "verify",
-                 "gate_threshold")
+                 "verify_timeout_s", "gate_threshold")
 
 _TOP_TYPES = {
     "name": str, "engines": list, "repetitions": int, "warmup": int, "min_time_s": (int, float),
     "rate": (int, float), "rate_lag_s": (int, float), "timeout_s": (int, float), "memory_mb": int,
     "rss_hz": (int, float), "verify": (bool, str), "verify_every": int, "oracle": str, "runner": str, "parallel": int,
     "spark_master": str, "workloads": list, "stream_cache": str, "noisy_load": (int, float), "noisy_steal": (int, float),
-    "gate_threshold": (int, float),
+    "gate_threshold": (int, float), "verify_timeout_s": (int, float),
 }
 _WORKLOAD_TYPES = {"queries": list, "stream": str, "generate": dict, "streams": dict, "windows": list, "entailment": str,
                    "max_events": int, "engines": list, "concurrent": list, "partitions": list}
@@ -273,8 +276,9 @@ def _validated(config: BenchConfig, where: str) -> BenchConfig:
             raise ConfigError(f"key {key!r} in {where} must be >= {least}, not {getattr(config, key)!r}")
     if config.warmup < 0:
         raise ConfigError(f"key 'warmup' in {where} must be >= 0")
-    if not config.timeout_s > 0:
-        raise ConfigError(f"key 'timeout_s' in {where} must be > 0")
+    for key in ("timeout_s", "verify_timeout_s"):
+        if not getattr(config, key) > 0:
+            raise ConfigError(f"key {key!r} in {where} must be > 0")
     if config.min_time_s < 0:
         raise ConfigError(f"key 'min_time_s' in {where} must be >= 0 (0: one pass per repetition)")
     if config.rate < 0:
@@ -309,7 +313,7 @@ def config_from_table(table: dict, *, base: Path | None = None, where: str = "th
     values = {key: value for key, value in table.items() if key != "workloads"}
     if "engines" in values:
         values["engines"] = tuple(values["engines"])
-    for key in ("timeout_s", "rss_hz", "min_time_s", "rate", "rate_lag_s", "gate_threshold"):
+    for key in ("timeout_s", "verify_timeout_s", "rss_hz", "min_time_s", "rate", "rate_lag_s", "gate_threshold"):
         if key in values:
             values[key] = float(values[key])
     if "stream_cache" in values:

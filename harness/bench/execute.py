@@ -78,7 +78,7 @@ def _task(kind: str, cell: Cell, repetition, config: BenchConfig, progress_dir: 
     return CellTask(
         kind=kind, cell=cell, repetition=repetition, warmup=config.warmup,
         min_time_s=min(config.min_time_s, config.timeout_s / 4), rate=config.rate, rate_lag_s=config.rate_lag_s,
-        timeout_s=config.timeout_s, memory_bytes=config.memory_mb * 2**20, rss_hz=config.rss_hz,
+        timeout_s=config.verify_timeout_s if kind == "verify" else config.timeout_s, memory_bytes=config.memory_mb * 2**20, rss_hz=config.rss_hz,
         verify_every=config.verify_every, oracle=config.oracle, progress_path=progress_path,
         noisy_load=config.noisy_load, noisy_steal=config.noisy_steal, spark_master=config.spark_master,
     )

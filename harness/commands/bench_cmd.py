@@ -65,6 +65,8 @@ def add_parser(subparsers) -> None:
     knobs.add_argument("--oracle", choices=ORACLE_CHOICES,
                        help="oracle of --verify (default auto: rdflib for small cells, the Spark oracle for large ones)")
     knobs.add_argument("--verify-every", type=int, help="check every K-th instant (plus window drops and the last)")
+    knobs.add_argument("--verify-timeout", type=float, dest="verify_timeout_s",
+                       help=f"seconds per verify task (default {DEFAULTS.verify_timeout_s:g})")
     knobs.add_argument("--runner", choices=RUNNERS, help=f"how cells get a fresh process (default {DEFAULTS.runner})")
     knobs.add_argument("--parallel", type=int, help="timed cells at once (default 1: one at a time)")
     knobs.add_argument("--master", dest="spark_master", help=f"Spark master URL (default {DEFAULTS.spark_master})")
@@ -108,7 +110,7 @@ def resolve(args: argparse.Namespace):
         "name": name, "engines": tuple(args.engine) if args.engine else None, "repetitions": args.repetitions,
         "warmup": args.warmup, "min_time_s": args.min_time_s, "rate": args.rate, "rate_lag_s": args.rate_lag_s,
         "timeout_s": args.timeout_s, "memory_mb": args.memory_mb, "rss_hz": args.rss_hz,
-        "verify": args.verify, "verify_every": args.verify_every, "oracle": args.oracle, "runner": args.runner, "parallel": args.parallel,
+        "verify": args.verify, "verify_every": args.verify_every, "verify_timeout_s": args.verify_timeout_s, "oracle": args.oracle, "runner": args.runner, "parallel": args.parallel,
         "spark_master": args.spark_master,
     }
     return with_flags(config, flags, workload=workload)

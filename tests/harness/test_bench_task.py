@@ -31,7 +31,10 @@ def test_the_task_is_made_once_from_the_configuration_and_says_what_its_cell_nee
     assert task.min_time_s == 10.0  # at most a quarter of the time-out, so a repeated short cell cannot time out
     assert (task.memory_bytes, task.warmup, task.oracle, task.spark_master) == (8 * 2**20, 2, "plain", "local[1]")
     assert task.progress_path == f"/progress/{NAMED.cell_id}.r3"
-    assert _task("verify", NAMED, store.VERIFY_PART, config, "/progress").progress_path is None
+    verify = _task("verify", NAMED, store.VERIFY_PART, config, "/progress")
+    # the oracle re-evaluates what the engine maintains: a verify task has a time-out of its own, not the cell's
+    assert verify.progress_path is None and verify.timeout_s == config.verify_timeout_s == 1800.0
+    assert _task("verify", NAMED, store.VERIFY_PART, _config(verify_timeout_s=90), None).timeout_s == 90.0
     assert hard_deadline_s(task) == 2 * 40.0 * 3 + hard_deadline_s(CellTask("verify", NAMED, 0, timeout_s=0.0))
     with pytest.raises(FrozenInstanceError):
         task.oracle = "rdflib"
