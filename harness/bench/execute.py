@@ -161,7 +161,7 @@ def run_sides(config: BenchConfig, sides: list[Side], *, argv=None, say=lambda m
         raise ConfigError("a run of several sides splits no cell: its merge would be this checkout's code on every side")
     infos = {}
     for side in sides:
-        side.done = store.finished_parts(side.out)
+        side.done = store.finished_parts(side.out) - _verifies_to_retry(side.out, config.verify_timeout_s)
         if previous[side.out]:
             for partial in side.out.rglob(".*.partial-*"):  # left by a kill mid-write; never read
                 partial.unlink(missing_ok=True)
@@ -246,6 +246,20 @@ def _verify_task(cell: Cell, config: BenchConfig) -> CellTask:
         query, stream = _load_inputs(cell)
         task = task.with_oracle(choose_oracle("auto", query, stream, checkpoints(query, stream, config.verify_every)))
     return task
+
+
+def _verifies_to_retry(run_dir: Path, verify_timeout_s: float) -> set[tuple[str, str]]:
+    """Stored verify tasks that passed a shorter time-out than this run's: a resumption with a longer
+    ``verify_timeout_s`` checks them again (the timed repetitions are kept)."""
+    retry = set()
+    for part in Path(run_dir).glob(f"{store.PARTS}/*/{store.VERIFY_PART}.json"):
+        try:
+            row = json.loads(part.read_text(encoding="utf-8"))["row"]
+        except (OSError, ValueError, KeyError):
+            continue
+        if row.get("status") == "timeout" and float(row.get("verify_s") or 0) < verify_timeout_s:
+            retry.add((part.parent.name, store.VERIFY_PART))
+    return retry
 
 
 def _stored_status(part: Path) -> str | None:
