@@ -118,6 +118,8 @@ def _run_info(config: BenchConfig, side: Side, cells: list[Cell], previous: dict
     }
     if previous:
         info["machine_at_start"] = previous.get("machine_at_start", previous.get("machine"))
+        # a resumption may run other code (a verify retried with a longer time-out, say): the run keeps both
+        info["git_at_start"] = previous.get("git_at_start", previous.get("git"))
     return info
 
 

@@ -75,7 +75,7 @@ def readme_text(info: dict, *, contents: str = "this folder", run_dir: str | Non
         f"cgpm report {out}" + (f" --publish {publish_dir}" if publish_dir else ""),
         "```",
         "",
-        f"- commit: `{commit}`{dirty}",
+        f"- commit: `{commit}`{dirty}" + _started_at(info, commit),
         f"- machine: {machine_text(info.get('machine', {}))}",
         f"- run: {info.get('created')} to {info.get('finished', '(unfinished)')}, took {duration_text(info)}",
         f"- repetitions {config.get('repetitions')}, " + (
@@ -88,6 +88,14 @@ def readme_text(info: dict, *, contents: str = "this folder", run_dir: str | Non
     if note:
         lines += ["", note]
     return "\n".join(lines) + "\n"
+
+
+def _started_at(info: dict, commit: str) -> str:
+    """A run resumed with other code says with which it began (its first passes were that code's)."""
+    first = (info.get("git_at_start") or {}).get("commit")
+    if not first or first == commit:
+        return ""
+    return f"; resumed with it, begun at `{first}` (the tasks finished before a resumption ran that code)"
 
 
 def _out_of(argv: list[str] | None) -> str | None:

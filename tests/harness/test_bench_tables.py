@@ -147,6 +147,9 @@ def test_readme_names_the_command_commit_machine_and_duration():
     assert "abc123def4567890" in text and "AMD EPYC, 2 logical CPUs, 24 GiB" in text and "21 min" in text
     assert command_text(["/x/harness/__main__.py", "bench", "a b.toml"]) == "cgpm bench 'a b.toml'"
     json.dumps(info)  # what run.json holds
+    assert "resumed" not in text
+    resumed = readme_text({**info, "git_at_start": {"commit": "0123456789abcdef"}})
+    assert "abc123def4567890`; resumed with it, begun at `0123456789abcdef`" in resumed
 
 
 def test_figures_draw_each_engine_in_its_own_style_with_every_window_labelled(monkeypatch, tmp_path):

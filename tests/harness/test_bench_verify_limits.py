@@ -80,3 +80,5 @@ def test_a_verify_that_passed_a_shorter_time_out_is_checked_again_on_resumption_
     run_bench(config_from_table({**table, "verify_timeout_s": 600}), out, runner=longer, show_progress=False)
     assert longer.kinds == ["verify"]  # the timed repetition is kept, only the verify runs
     assert json.loads(verify.read_text(encoding="utf-8"))["row"]["verdict"] == "agrees"
+    info = store.read_run_info(out)
+    assert info["git_at_start"] == info["git"] and len(info["resumed"]) == 2  # the code of the first pass is kept
