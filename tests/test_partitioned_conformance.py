@@ -21,6 +21,7 @@ from harness.partitions.merge import aligned
 from harness.partitions.plan import plan_partitions
 from tests.conformance.checks import CHECKS
 from tests.conformance.streams_checks import STREAMS_CHECKS
+from tests.engine_answers import held_after_each_event as _held
 
 
 def _query(check):
@@ -67,16 +68,6 @@ CASES = [
     for name in all_engine_names()
     for check in _checks(name)
 ]
-
-
-def _held(steps):
-    """The answers after each instant; a delta naming an answer twice (two partitions reporting one mapping) fails."""
-    held: set = set()
-    for event, delta in steps:
-        for rows in (delta.added, delta.removed):
-            assert len(rows) == len(set(rows)), f"event {event.index}: an answer reported twice in {rows}"
-        held = (held - set(delta.removed)) | set(delta.added)
-        yield frozenset(held)
 
 
 @pytest.mark.parametrize(("engine_name", "check"), CASES)

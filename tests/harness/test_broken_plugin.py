@@ -9,8 +9,8 @@ import pytest
 from engines import registry
 from harness.bench.config import config_from_table
 from harness.bench.execute import resolve_engines
-from harness.cli import main
 from harness.streams import write_stream
+from tests.cli_run import cgpm as _run
 from tests.conformance.checks import build_stream
 
 BROKEN = {"broken-plugin": "no_such_package.engine:BrokenEngine"}
@@ -20,12 +20,6 @@ BROKEN = {"broken-plugin": "no_such_package.engine:BrokenEngine"}
 def broken_plugin(monkeypatch):
     installed = registry._entry_point_targets()
     monkeypatch.setattr(registry, "_entry_point_targets", lambda: {**installed, **BROKEN})
-
-
-def _run(capsys, *argv):
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def test_engines_lists_a_broken_plugin_as_unavailable(broken_plugin, capsys):

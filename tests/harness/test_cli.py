@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from engines.model.stream import DELETE, INSERT, Event, Stream, Update
-from harness.cli import main
 from harness.streams import write_stream
+from tests.cli_run import cgpm as _run
 from tests.conformance.checks import build_stream
 
 QUERY = "PREFIX : <http://ex/>\nSELECT * WHERE { ?x :p ?y . ?y :p ?z }\n"
@@ -22,15 +22,6 @@ def inputs(tmp_path):
     write_stream(stream, tmp_path / "stream")
     (tmp_path / "q.rq").write_text(QUERY)
     return tmp_path
-
-
-def _run(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:  # argparse's usage errors
-        code = exit_.code
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def test_engines_json_lists_capabilities(capsys):

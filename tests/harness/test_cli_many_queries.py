@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from harness.cli import main
 from harness.streams import write_stream
+from tests.cli_run import cgpm as _run
 from tests.conformance.checks import PREFIXES, build_stream
 
 CHAIN = PREFIXES + "SELECT * WHERE { ?x :p ?y . ?y :p ?z }"
@@ -21,15 +21,6 @@ def inputs(tmp_path):
     (tmp_path / "chain.rq").write_text(CHAIN)
     (tmp_path / "from_b.rq").write_text(FROM_B)
     return tmp_path
-
-
-def _run(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:
-        code = exit_.code
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def _queries(inputs):

@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from common.errors import CgpmError, ConfigError, EngineError, EngineFailure, QueryError
 from engines.model.query import parse_query
 from engines.model.stream import Event
-from harness.cli import main
 from harness.engines_setup import build_engine
 from harness.partitions.executors import InProcessExecutor, PartitionJob, SparkExecutor
 from harness.partitions.merge import aligned, merge_histories
@@ -23,18 +22,10 @@ from harness.partitions.plan import choose_key, plan_partitions
 from harness.partitions.routing import Router
 from harness.streams import write_stream
 from harness.verify import verify
+from tests.cli_run import cgpm as _cli
 from tests.conformance.checks import PREFIXES, build_stream
+from tests.engine_answers import held_after_each_event
 from tests.strategies import queries, streams, windows
-
-
-def held_after_each_event(steps):
-    """The answers after each instant; a delta naming an answer twice (two partitions reporting one mapping) fails."""
-    held: set = set()
-    for event, delta in steps:
-        for rows in (delta.added, delta.removed):
-            assert len(rows) == len(set(rows)), f"event {event.index}: an answer reported twice in {rows}"
-        held = (held - set(delta.removed)) | set(delta.added)
-        yield frozenset(held)
 
 
 def one_instance(engine, query, stream):
@@ -216,15 +207,6 @@ def star_inputs(tmp_path):
     (tmp_path / "chain.rq").write_text(PREFIXES + "SELECT * WHERE { ?x :p ?y . ?y :p ?z }\n# a comment\n")
     (tmp_path / "path.rq").write_text(PREFIXES + "SELECT * WHERE { ?x :p ?y . ?y :p ?z . ?z :p ?w }\n")
     return tmp_path
-
-
-def _cli(capsys, *argv):
-    try:
-        code = main(list(argv))
-    except SystemExit as exit_:
-        code = exit_.code
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def _trace_rows(path):

@@ -15,11 +15,11 @@ from common.errors import EngineFailure
 from engines.baselines.reeval import ReevalEngine
 from engines.model.query import load_query
 from engines.model.windows import parse_window
-from harness.cli import main
 from harness.partitions.executors import SparkExecutor
 from harness.partitions.runs import start_split_run
 from harness.streams import write_stream
 from harness.streams.reader import open_stream
+from tests.cli_run import cgpm as _cli
 from tests.conformance.checks import PREFIXES, build_stream
 
 pytestmark = pytest.mark.spark
@@ -51,12 +51,6 @@ def inputs(tmp_path):
     write_stream(stream, tmp_path / "stream")
     (tmp_path / "star.rq").write_text(PREFIXES + "SELECT ?x ?y WHERE { ?x :p ?y . ?x :q ?z }\n")
     return tmp_path
-
-
-def _cli(capsys, *argv):
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def test_spark_partitions_give_the_unsplit_trace_and_a_dying_worker_is_one_line(spark, inputs, capsys, monkeypatch):

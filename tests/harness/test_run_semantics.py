@@ -6,9 +6,9 @@ import json
 
 from engines.model.query import parse_query
 from engines.model.semantics import load_profile
-from harness.cli import main
 from harness.streams.parquet_io import write_stream
 from oracles.reports import expected_reports
+from tests.cli_run import cgpm as _run
 from tests.conformance.checks import CHECKS
 
 CHECK = next(check for check in CHECKS if check.name == "sliding-slide-two")
@@ -20,12 +20,6 @@ def _inputs(tmp_path):
     query = tmp_path / "q.rq"
     query.write_text(f"# window: {CHECK.window}\n" + CHECK.query_text().replace("SELECT *", "SELECT ?x ?z"))
     return stream, query
-
-
-def _run(capsys, *argv):
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def test_the_trace_has_one_line_per_report_of_the_oracles_stream(tmp_path, capsys):

@@ -6,15 +6,9 @@ import json
 
 import pytest
 
-from harness.cli import main
 from harness.examples import UNIVERSITY, UPDATES
 from harness.streams import read_stream
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.cli_run import cgpm as run
 
 
 def assert_one_line_error(code, err, *fragments):

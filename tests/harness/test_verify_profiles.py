@@ -13,6 +13,7 @@ from harness.cli import main
 from harness.csrbench import ROOT as CSRBENCH
 from harness.streams.parquet_io import write_stream
 from harness.verify_reports import verify_engine_reports
+from tests.cli_run import cgpm as _cli
 from tests.conformance.checks import CHECKS
 
 CHECK = next(check for check in CHECKS if check.name == "sliding-slide-two")
@@ -55,12 +56,6 @@ def _files(tmp_path):
     query = tmp_path / "q.rq"
     query.write_text(f"# window: {CHECK.window}\n" + CHECK.query_text().replace("SELECT *", "SELECT ?x ?z"))
     return ["--stream", str(tmp_path / "stream"), "--query", str(query)]
-
-
-def _cli(capsys, *argv):
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def test_a_recorded_trace_is_correct_whole_or_as_a_run_and_a_tampered_one_is_not(tmp_path, capsys):

@@ -24,6 +24,7 @@ from engines.registry import get_engine
 from harness.engines_setup import build_engine, close_engine, engine_deltas
 from harness.verify import verify
 from tests.conformance.checks import CHECKS, build_stream
+from tests.engine_answers import deltas_of as _deltas
 from tests.strategies import LITERALS
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -115,14 +116,6 @@ def _random_stream(count: int, *, deletions: bool, seed: int) -> Stream:
             updates.append(Update(INSERT, *triple))
         events.append(Event(index, ts, tuple(updates)))
     return Stream(tuple(events), (("<http://ex/n0>", "<http://ex/q>", LITERALS[0]),))
-
-
-def _deltas(reference: str, query, stream) -> list[tuple[frozenset, frozenset]]:
-    engine = build_engine(reference, query, stream)
-    try:
-        return [(frozenset(d.added), frozenset(d.removed)) for d in engine_deltas(engine, stream.events)]
-    finally:
-        close_engine(engine)
 
 
 HELD_OUT = (

@@ -12,9 +12,10 @@ import pytest
 from engines.external import client
 from engines.model.query import parse_query
 from engines.model.stream import Event, Stream, Update
-from harness.engines_setup import build_engine, close_engine, engine_deltas
+from harness.engines_setup import build_engine
 from harness.verify import verify
 from tests.conformance.checks import CHECKS
+from tests.engine_answers import deltas_of as _deltas
 
 REPOSITORY = Path(__file__).resolve().parents[3]
 REEVAL_SERVED = REPOSITORY / "benchmarks" / "external" / "reeval-py.toml"
@@ -39,14 +40,6 @@ def _random_stream(count: int, seed: int = 7) -> Stream:
                         for _ in range(chooser.choice((0, 1, 1, 2))))
         events.append(Event(index, ts, updates))
     return Stream(tuple(events))
-
-
-def _deltas(reference: str, query, stream) -> list[tuple[frozenset, frozenset]]:
-    engine = build_engine(reference, query, stream)
-    try:
-        return [(frozenset(d.added), frozenset(d.removed)) for d in engine_deltas(engine, stream.events)]
-    finally:
-        close_engine(engine)
 
 
 @NEEDS_NODE
