@@ -16,9 +16,9 @@ from engines.external import client
 from engines.model.query import parse_query
 from engines.model.stream import Event, Stream, Update
 from engines.registry import get_engine
-from harness.engines_setup import build_engine, close_engine, engine_deltas
 from harness.verify import verify
 from tests.conformance.checks import CHECKS
+from tests.engine_answers import deltas_of as _deltas
 from tests.strategies import queries, streams, windows
 
 _UNAVAILABLE = get_engine("ivm").descriptor.unavailable()
@@ -75,14 +75,6 @@ FILTERS = [
     'LANG(?x) = "en" || DATATYPE(?y) = xsd:integer',
     'langMatches(LANG(?x), "*") || sameTerm(STR(?x), ?y)',
 ]
-
-
-def _deltas(engine_name: str, query, stream) -> list[tuple[frozenset, frozenset]]:
-    engine = build_engine(engine_name, query, stream)
-    try:
-        return [(frozenset(d.added), frozenset(d.removed)) for d in engine_deltas(engine, stream.events)]
-    finally:
-        close_engine(engine)
 
 
 def _random_stream(count: int, seed: int, deletions: bool = False, per_event: int = 3, nodes: int = 10) -> Stream:
