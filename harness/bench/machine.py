@@ -44,8 +44,14 @@ def _cpu_model() -> str | None:
     return None
 
 
+NOT_CODE = ("results", "docs")
+
+
 def git_info(directory: Path = REPOSITORY) -> dict:
-    """The commit of the code that ran, and whether the working tree had changes (read-only git calls)."""
+    """The commit of the code that ran, and whether the working tree had changes to it (read-only git calls).
+
+    Changes under ``results/`` and ``docs/`` do not count: they change no figure, and a bench appends to the history
+    itself, so every run after the first of a checkout would otherwise say its numbers may not be reproducible."""
     def git(*args: str) -> str | None:
         try:
             result = subprocess.run(["git", "-C", str(directory), *args], capture_output=True, text=True, timeout=20)
@@ -54,7 +60,8 @@ def git_info(directory: Path = REPOSITORY) -> dict:
         return result.stdout.strip() if result.returncode == 0 else None
 
     commit = git("rev-parse", "HEAD")
-    status = git("status", "--porcelain", "--untracked-files=no") if commit else None
+    status = git("status", "--porcelain", "--untracked-files=no", "--", ".", *(f":(exclude){path}" for path in NOT_CODE)) \
+        if commit else None
     return {"commit": commit, "dirty": bool(status) if status is not None else None, "branch": git("rev-parse", "--abbrev-ref", "HEAD")}
 
 
