@@ -255,20 +255,22 @@ def _verifies_to_retry(run_dir: Path, verify_timeout_s: float) -> set[tuple[str,
     ``verify_timeout_s`` checks them again (the timed repetitions are kept)."""
     retry = set()
     for part in Path(run_dir).glob(f"{store.PARTS}/*/{store.VERIFY_PART}.json"):
-        try:
-            row = json.loads(part.read_text(encoding="utf-8"))["row"]
-        except (OSError, ValueError, KeyError):
-            continue
+        row = _stored_row(part)
         if row.get("status") == "timeout" and float(row.get("verify_s") or 0) < verify_timeout_s:
             retry.add((part.parent.name, store.VERIFY_PART))
     return retry
 
 
-def _stored_status(part: Path) -> str | None:
+def _stored_row(part: Path) -> dict:
+    """A stored part's row; empty when the part cannot be read."""
     try:
-        return json.loads(part.read_text(encoding="utf-8"))["row"].get("status")
+        return json.loads(part.read_text(encoding="utf-8"))["row"]
     except (OSError, ValueError, KeyError):
-        return None
+        return {}
+
+
+def _stored_status(part: Path) -> str | None:
+    return _stored_row(part).get("status")
 
 
 def _run_one(runner, task: CellTask) -> dict:
