@@ -48,6 +48,7 @@ def test_a_time_out_inside_a_spark_job_cancels_the_job_and_the_next_task_on_the_
     assert not slept.exists()  # the job was cancelled, not waited for: counted, not timed
     row = run_task(replace(task, timeout_s=600.0))["row"]
     assert (row["status"], row["verdict"]) == ("ok", "agrees"), row
+    assert not slept.exists()  # nor did it finish behind the next task (local[1] has one core to share)
     assert spark.range(3).count() == 3
 
 class HereRunner:
